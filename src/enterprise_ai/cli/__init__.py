@@ -1,0 +1,1 @@
+"""The `eai` command-line interface: thin Typer adapters over core functions that return data."""

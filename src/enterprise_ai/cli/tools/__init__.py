@@ -1,0 +1,13 @@
+"""``eai tools ...``: one Typer group; each concern registers its commands from its own module.
+
+Modules: :mod:`.scan` (scan), :mod:`.validate` (validate), :mod:`.lifecycle` (register/apply, list,
+get, update, delete, invoke, invocations), :mod:`.serve` (serve), :mod:`.export` (export).
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(no_args_is_help=True, help="Scan, validate, register, invoke and inspect tools.")
+
+from enterprise_ai.cli.tools import export, lifecycle, scan, serve, validate  # noqa: E402,F401  (registers commands)
