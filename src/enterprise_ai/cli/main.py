@@ -9,7 +9,6 @@ module level, so that ``eai --help`` stays fast.
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import Optional
 
@@ -29,6 +28,9 @@ app = typer.Typer(
         "Tool Gateway (register, discover, invoke, approve, inspect invocations).\n\n" + EXIT_CODES_HELP
     ),
     no_args_is_help=True,
+    # Plain help and usage errors: rendering them with rich imports ~60 ms of modules (rich.markdown,
+    # rich.traceback...) and `eai --help` must stay under 150 ms (bench/bench_cli.py).
+    rich_markup_mode=None,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -64,6 +66,8 @@ def root(
     state.no_color = state.no_color or no_color
     ctx.obj = state
     if state.debug:
+        import logging  # only with --debug: keeps start-up fast
+
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(name)s: %(message)s")
         logging.getLogger("enterprise_ai").setLevel(logging.DEBUG)
 

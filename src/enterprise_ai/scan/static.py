@@ -1,0 +1,310 @@
+"""The static scan: the tools of Python code, found by reading it, never importing or running it.
+
+``eai tools scan --static [--strict]`` calls :func:`scan_static`. Every file is parsed with :mod:`ast`;
+tools are recognised by name through the module's imports:
+
+* ``enterprise_ai.tools.tool`` as ``@tool``, ``@tool(...)``, ``x = tool(fn, ...)`` or ``x = tool(...)(fn)``,
+  under any alias (``from enterprise_ai.tools import tool as t``, ``import enterprise_ai.tools as eat``
+  then ``@eat.tool``), and ``x = LocalTool(fn, ...)``;
+* the agents SDK: ``@agents.tool``, ``@agents.tool(...)``, ``@agents.client_tool`` (and
+  ``from agents import tool``), and ``x = agents.client_tool(name=..., input_schema=...)`` without a
+  function. They are mapped by :mod:`enterprise_ai.integrations.agents`, as the import scan maps them.
+
+Decorator options must be literals (``ast.literal_eval`` rules), module-level constants, or for
+``annotations=ToolAnnotations(...)`` a call with literal keywords. Parameters are rebuilt by
+:mod:`.static_function` and fed to the real ``LocalTool``, so the manifests are the import scan's,
+byte for byte, whenever every annotation, default and option can be read.
+
+What cannot be read is a ``warning`` naming the file, line, tool, parameter and reason (an ``error``
+with ``ScanOptions.strict``), and the manifest carries a placeholder: an unresolved parameter or
+result schema gets the keyword ``x-eai-unresolved`` (its reason) and accepts any value; a non-literal
+default is left out (the parameter stays optional); a non-literal option is left at its default.
+Unreadable files (syntax errors, over 1 MiB, too deeply nested) are errors, one per file, and the
+other files are still scanned.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from enterprise_ai.errors import UsageError
+from enterprise_ai.scan import _import, _paths
+from enterprise_ai.scan.model import ScannedTool, ScanOptions, ScanProblem, ScanResult
+from enterprise_ai.scan.static_eval import Evaluator, Unresolved
+from enterprise_ai.scan.static_function import UNRESOLVED_KEY, make_stand_in, mark_placeholders
+from enterprise_ai.scan.static_index import ModuleIndex, ParseFailure, ParsedModule, find_module_file, iter_python_files
+
+EAI_TOOL = {"enterprise_ai.tools.tool", "enterprise_ai.tools._local.tool"}
+EAI_LOCAL_TOOL = {"enterprise_ai.tools.LocalTool", "enterprise_ai.tools._local.LocalTool"}
+AGENTS_TOOL = {"agents.tool"}
+AGENTS_CLIENT_TOOL = {"agents.client_tool"}
+AGENTS_CONTEXT = {"agents.ToolCallbackContext"}
+AGENTS_ANNOTATIONS = {"agents.ToolAnnotations"}
+
+
+@dataclass
+class Candidate:
+    """A tool declaration found in a module: its kind, its ``def`` (None for a declaration without
+    function), the option keywords, and the line reported (the ``def`` line, as the import scan
+    reports it, also for ``x = tool(fn)``; the assignment line for a declaration without function)."""
+
+    kind: str  # "eai" | "agents" | "agents-client"
+    fn: ast.FunctionDef | ast.AsyncFunctionDef | None
+    keywords: list[ast.keyword]
+    line: int
+    other_decorators: list[ast.expr]
+
+
+def scan_static(paths: list[str], options: ScanOptions | None = None) -> ScanResult:
+    """Find the tools under ``paths`` without importing them.
+
+    Args:
+        paths: ``.py`` files, directories (the import scan's walking rules) or dotted module names
+            (found on the current directory and ``sys.path``, read, not imported).
+        options: endpoint base URL, metadata and ``strict`` (placeholders become errors).
+
+    Returns:
+        A :class:`ScanResult` sorted by name then file, with the import scan's duplicate-name errors
+        and client-tool notes, and one problem per unreadable file or unresolved item.
+
+    Raises:
+        UsageError: no path, a path that does not exist, a file that is not ``.py``, a bad option.
+    """
+    options = options or ScanOptions()
+    _import._check_options(options)
+    files = _files(paths)
+    index = ModuleIndex()
+    evaluator = Evaluator(index)
+    tools: list[ScannedTool] = []
+    problems: list[ScanProblem] = []
+    for path in files:
+        display = _import._display_path(str(path))
+        try:
+            module = index.add_file(path)
+        except ParseFailure as exc:
+            problems.append(ScanProblem(display, exc.message, line=exc.line))
+            continue
+        for candidate in find_candidates(evaluator, module):
+            _build(evaluator, module, candidate, display, options, tools, problems)
+    tools = _import._dedupe(tools, problems)
+    tools.sort(key=lambda t: (t.name, t.file, t.line))
+    return ScanResult(tools=tools, problems=problems)
+
+
+def _files(paths: list[str]) -> list[Path]:
+    if not paths:
+        raise UsageError("no path to scan: give .py files, directories or module names")
+    files: list[Path] = []
+    for arg in paths:
+        if os.path.isdir(arg) or os.path.isfile(arg):
+            if os.path.isfile(arg) and not arg.endswith(".py"):
+                raise UsageError(f"{arg}: not a Python file (.py)")
+            files += iter_python_files(Path(arg))
+        elif _paths.looks_like_module_name(arg) and (found := find_module_file(arg)) is not None:
+            files += iter_python_files(found.parent if found.name == "__init__.py" else found)
+        else:
+            raise UsageError(f"{arg}: no such file, directory or module")
+    return list(dict.fromkeys(p.resolve() for p in files))
+
+
+def _kind(ev: Evaluator, module: ParsedModule, expr: ast.expr) -> str | None:
+    name = ev.qualified(module, expr)
+    if name in EAI_TOOL or name in EAI_LOCAL_TOOL:
+        return "eai"
+    if name in AGENTS_TOOL:
+        return "agents"
+    if name in AGENTS_CLIENT_TOOL:
+        return "agents-client"
+    return None
+
+
+def find_candidates(ev: Evaluator, module: ParsedModule) -> list[Candidate]:
+    """The tool declarations among the top-level statements of ``module``, in source order."""
+    found: list[Candidate] = []
+    for stmt in module.tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for dec in stmt.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) and not dec.args else dec
+                kind = _kind(ev, module, target)
+                if kind and ev.qualified(module, target) not in EAI_LOCAL_TOOL:
+                    keywords = dec.keywords if isinstance(dec, ast.Call) else []
+                    others = [d for d in stmt.decorator_list if d is not dec]
+                    found.append(Candidate(kind, stmt, keywords, stmt.lineno, others))
+                    break
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            inner = call.func
+            if isinstance(inner, ast.Call) and (kind := _kind(ev, module, inner.func)) and len(call.args) == 1:
+                keywords, fn_expr = inner.keywords, call.args[0]  # tool(...)(fn)
+            elif (kind := _kind(ev, module, inner)) and len(call.args) == 1:
+                keywords, fn_expr = call.keywords, call.args[0]  # tool(fn, ...)
+            elif kind == "agents-client" and not call.args:
+                found.append(Candidate(kind, None, call.keywords, stmt.lineno, []))  # declared without a function
+                continue
+            else:
+                continue
+            fn = module.defs.get(fn_expr.id) if isinstance(fn_expr, ast.Name) else None
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append(Candidate(kind, fn, keywords, fn.lineno, list(fn.decorator_list)))  # the import scan's line
+    return found
+
+
+def _takes_context(ev: Evaluator, module: ParsedModule, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    first = fn.args.posonlyargs[0] if fn.args.posonlyargs else None
+    if first is None or first.annotation is None:
+        return False
+    ann = first.annotation
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return False
+    return ev.qualified(module, ann) in AGENTS_CONTEXT
+
+
+class _Report:
+    """Problems of one tool, with the severity ``strict`` asks for."""
+
+    def __init__(self, file: str, line: int, options: ScanOptions, problems: list[ScanProblem]) -> None:
+        self.file, self.line, self.options, self.problems = file, line, options, problems
+
+    def warn(self, tool: str, message: str, parameter: str | None = None) -> None:
+        severity = "error" if self.options.strict else "warning"
+        self.problems.append(ScanProblem(self.file, message, severity, self.line, tool, parameter))  # type: ignore[arg-type]
+
+    def error(self, tool: str, message: str, parameter: str | None = None) -> None:
+        self.problems.append(ScanProblem(self.file, message, "error", self.line, tool, parameter))
+
+
+def _options(ev: Evaluator, module: ParsedModule, keywords: list[ast.keyword], tool: str, report: _Report) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for kw in keywords:
+        if kw.arg is None:
+            report.warn(tool, f"tool '{tool}': ** options cannot be read statically; they are left out")
+            continue
+        if kw.arg == "annotations" and isinstance(kw.value, ast.Call) and ev.qualified(module, kw.value.func) in AGENTS_ANNOTATIONS:
+            node: ast.expr = ast.Dict(keys=[ast.Constant(k.arg) for k in kw.value.keywords],
+                                      values=[k.value for k in kw.value.keywords])
+            if kw.value.args or any(k.arg is None for k in kw.value.keywords):
+                report.warn(tool, f"tool '{tool}': ToolAnnotations(...) must use keywords only; annotations left at the MCP defaults")
+                continue
+        else:
+            node = kw.value
+        try:
+            values[kw.arg] = ev._plain(module, node)
+        except Unresolved as exc:
+            report.warn(tool, f"tool '{tool}': option {kw.arg}= cannot be read statically ({exc.reason}); "
+                              "the manifest uses its default")
+    return values
+
+
+def _endpoint(options: ScanOptions, name: str) -> dict[str, Any] | None:
+    if not options.endpoint_base_url:
+        return None
+    return {"type": "http", "method": "POST", "url": f"{options.endpoint_base_url.rstrip('/')}/tools/{name}",
+            "timeout_seconds": 30}
+
+
+def _build(ev: Evaluator, module: ParsedModule, cand: Candidate, file: str, options: ScanOptions,
+           tools: list[ScannedTool], problems: list[ScanProblem]) -> None:
+    report = _Report(file, cand.line, options, problems)
+    label = cand.fn.name if cand.fn is not None else "?"
+    opts = _options(ev, module, cand.keywords, label, report)
+    label = str(opts.get("name") or label)
+    for dec in cand.other_decorators:
+        report.warn(label, f"tool '{label}': the decorator `{ast.unparse(dec)}` is not applied by the static scan; "
+                           "if it changes the signature, the manifest may differ from the import scan's")
+    stand_in = None
+    if cand.fn is not None:
+        skip = cand.kind != "eai" and _takes_context(ev, module, cand.fn)
+        stand_in = make_stand_in(ev, module, cand.fn, skip_first=skip)
+        for param, reason in stand_in.unresolved.items():
+            what = "the return annotation" if param == "return" else f"parameter '{param}'"
+            report.warn(label, f"tool '{label}': {what} cannot be resolved statically ({reason}); "
+                               f"placeholder schema with {UNRESOLVED_KEY}", None if param == "return" else param)
+        for param, reason in stand_in.unknown_defaults.items():
+            report.warn(label, f"tool '{label}': the default of parameter '{param}' is not a literal ({reason}); "
+                               "the manifest leaves the default out", param)
+    try:
+        if cand.kind == "eai":
+            name, manifest, source = _eai_manifest(stand_in, opts, options)
+        else:
+            name, manifest, source = _agents_manifest(stand_in, cand, opts, options)
+    except Exception as exc:  # noqa: BLE001 - the import scan reports the same failure against the tool
+        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        report.error(label, message.splitlines()[0] if message else type(exc).__name__, getattr(exc, "parameter", None))
+        return
+    registrable = not (source == "agents-client" and not options.endpoint_base_url)
+    tools.append(ScannedTool(name, manifest, file, cand.line, source, registrable))  # type: ignore[arg-type]
+
+
+def _eai_manifest(stand_in: Any, opts: dict[str, Any], options: ScanOptions) -> tuple[str, dict[str, Any], str]:
+    from enterprise_ai.tools import LocalTool
+
+    local = LocalTool(stand_in.fn, **opts)
+    manifest = local.manifest(endpoint=_endpoint(options, local.name), **options.metadata)
+    spec = manifest["spec"]
+    mark_placeholders(spec["input_schema"], stand_in.unresolved)
+    if "return" in stand_in.unresolved:
+        _set_output_placeholder(spec, stand_in.unresolved["return"])
+    return local.name, manifest, "eai"
+
+
+def _set_output_placeholder(spec: dict[str, Any], reason: str) -> None:
+    items = list(spec.items())
+    at = next(i for i, (k, _) in enumerate(items) if k == "input_schema") + 1
+    items.insert(at, ("output_schema", {UNRESOLVED_KEY: reason}))
+    spec.clear()
+    spec.update(items)
+
+
+def _agents_manifest(stand_in: Any, cand: Candidate, opts: dict[str, Any], options: ScanOptions) -> tuple[str, dict[str, Any], str]:
+    import inspect
+
+    from enterprise_ai.integrations.agents import check_namespace, manifest_from_tool_definition
+    from enterprise_ai.tools import LocalTool
+
+    namespace = str(opts.get("namespace", "client"))
+    check_namespace(namespace)
+    input_model, output_model = opts.get("input_schema"), opts.get("output_schema")
+    schema_in: dict[str, Any] = {"type": "object", "properties": {}}
+    schema_out: dict[str, Any] | None = None
+    if stand_in is not None:
+        local = LocalTool(stand_in.fn)
+        schema_in, schema_out = local.input_schema, local.output_schema
+        mark_placeholders(schema_in, stand_in.unresolved)
+        if "return" in stand_in.unresolved:
+            schema_out = {UNRESOLVED_KEY: stand_in.unresolved["return"]}
+    elif not opts.get("name"):
+        raise UsageError("a client tool declared without a function needs a literal name=")
+    for model, which in ((input_model, "input_schema"), (output_model, "output_schema")):
+        if model is not None and not hasattr(model, "model_json_schema"):
+            raise UsageError(f"{which}= must be a pydantic model class defined in the scanned tree")
+    if input_model is not None:
+        schema_in = input_model.model_json_schema()
+    if output_model is not None:
+        schema_out = output_model.model_json_schema()
+    description = opts.get("description")
+    if description is None:
+        doc = ast.get_docstring(cand.fn, clean=True) if cand.fn is not None else None
+        description = inspect.cleandoc(doc) if doc else ""
+    definition = {
+        "name": opts.get("name") or cand.fn.name,  # type: ignore[union-attr]
+        "title": opts.get("title"),
+        "description": description,
+        "input_schema": schema_in,
+        "output_schema": schema_out,
+        "annotations": opts.get("annotations"),
+    }
+    client = cand.kind == "agents-client"
+    manifest = manifest_from_tool_definition(definition, namespace=namespace, client=client, metadata=options.metadata,
+                                             model_access=opts.get("model_access"))
+    name = manifest["metadata"]["name"]
+    endpoint = _endpoint(options, name)
+    if endpoint is not None:
+        manifest["spec"]["endpoint"] = endpoint
+    return name, manifest, cand.kind

@@ -1,0 +1,187 @@
+"""The static scan's view of a source tree: files parsed with :mod:`ast`, never imported.
+
+A :class:`ModuleIndex` maps dotted module names to parsed :class:`ParsedModule` objects. A file's
+module name is computed the way the import scan puts it on ``sys.path``: walk up the folders that
+hold an ``__init__.py``; the first folder without one is the package root. Modules of the scanned
+tree (and of the roots around it) are parsed lazily, so that ``from .models import Order`` can be
+followed without importing anything.
+
+Hostile input is bounded: a file over :data:`MAX_FILE_BYTES` is refused, and parser errors
+(``SyntaxError``, the parser's ``MemoryError`` / ``RecursionError`` on deeply nested code, null
+bytes) become a :class:`ParseFailure` carrying a one-line reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_FILE_BYTES = 1024 * 1024
+"""Largest source file the static scan reads (1 MiB), the same cap as the manifest loader."""
+
+
+class ParseFailure(Exception):
+    """A file that could not be read or parsed; ``line`` when the parser gave one."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass
+class ParsedModule:
+    """One parsed source file.
+
+    Attributes:
+        name: dotted module name (``pkg.models``).
+        path: the file.
+        tree: the :class:`ast.Module`.
+        is_package: True for an ``__init__.py``.
+        imports: local name -> ``(module, attribute)``; attribute is None for ``import x [as y]``.
+        star_imports: modules imported with ``from m import *``, in order.
+        defs: top-level name -> the last statement binding it (ClassDef, FunctionDef or Assign value).
+    """
+
+    name: str
+    path: Path
+    tree: ast.Module
+    is_package: bool = False
+    imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)
+    defs: dict[str, ast.AST] = field(default_factory=dict)
+
+    @property
+    def package(self) -> str:
+        return self.name if self.is_package else self.name.rpartition(".")[0]
+
+
+def iter_python_files(root: Path) -> list[Path]:
+    """Every ``*.py`` file under ``root``, sorted, with the import scan's walking rules
+    (:func:`enterprise_ai.scan._paths.python_files`); a file is returned as is."""
+    from enterprise_ai.scan import _paths
+
+    if root.is_file():
+        return [root.resolve()]
+    return [Path(p) for p in _paths.python_files(str(root))]
+
+
+def module_name_for(path: Path) -> tuple[str, Path]:
+    """``(dotted name, package root)`` of a file, as the import scan computes them."""
+    from enterprise_ai.scan import _paths
+
+    name, root = _paths.module_for_file(str(path))
+    return name, Path(root)
+
+
+def parse_file(path: Path, name: str) -> ParsedModule:
+    """Read and parse one file; raises :class:`ParseFailure` with a one-line reason."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ParseFailure(f"file is too large for the static scan ({size} bytes > {MAX_FILE_BYTES})")
+        source = path.read_bytes()
+    except OSError as exc:
+        raise ParseFailure(f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        tree = ast.parse(source, filename=str(path), type_comments=False)
+    except SyntaxError as exc:
+        raise ParseFailure(f"syntax error: {exc.msg}", exc.lineno) from None
+    except (MemoryError, RecursionError):
+        raise ParseFailure("the code is too deeply nested to parse") from None
+    except ValueError as exc:  # null bytes, bad encoding declaration
+        raise ParseFailure(f"cannot parse the file: {exc}") from None
+    module = ParsedModule(name=name, path=path, tree=tree, is_package=path.name == "__init__.py")
+    _index_statements(module)
+    return module
+
+
+def _absolute(module: ParsedModule, level: int, target: str | None) -> str:
+    if level == 0:
+        return target or ""
+    base = module.package.split(".") if module.package else []
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join([*base, *([target] if target else [])])
+
+
+def _index_statements(module: ParsedModule) -> None:
+    for stmt in module.tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    module.imports[alias.asname] = (alias.name, None)
+                else:
+                    top = alias.name.partition(".")[0]
+                    module.imports[top] = (top, None)
+        elif isinstance(stmt, ast.ImportFrom):
+            source = _absolute(module, stmt.level, stmt.module)
+            for alias in stmt.names:
+                if alias.name == "*":
+                    module.star_imports.append(source)
+                else:
+                    module.imports[alias.asname or alias.name] = (source, alias.name)
+        elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            module.defs[stmt.name] = stmt
+            module.imports.pop(stmt.name, None)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    module.defs[target.id] = stmt.value
+                    module.imports.pop(target.id, None)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            module.defs[stmt.target.id] = stmt.value
+            module.imports.pop(stmt.target.id, None)
+
+
+class ModuleIndex:
+    """Parsed modules by dotted name, for the roots of the scanned files (parsed on demand)."""
+
+    def __init__(self) -> None:
+        self.roots: list[Path] = []
+        self._modules: dict[str, ParsedModule | None] = {}
+        self.failures: dict[Path, ParseFailure] = {}
+
+    def add_file(self, path: Path) -> ParsedModule:
+        """Parse a scanned file (raises :class:`ParseFailure`) and remember its package root."""
+        name, root = module_name_for(path)
+        if root not in self.roots:
+            self.roots.append(root)
+        cached = self._modules.get(name)
+        if cached is not None and cached.path == path.resolve():
+            return cached
+        module = parse_file(path.resolve(), name)
+        self._modules[name] = module
+        return module
+
+    def get(self, name: str) -> ParsedModule | None:
+        """The parsed module ``name`` if it is a file under one of the roots, else None."""
+        if name in self._modules:
+            return self._modules[name]
+        found: ParsedModule | None = None
+        rel = Path(*name.split(".")) if name else None
+        for root in self.roots if rel else []:
+            for candidate, is_pkg in ((root / rel / "__init__.py", True), (root / rel.with_suffix(".py"), False)):
+                if candidate.is_file():
+                    try:
+                        found = parse_file(candidate.resolve(), name)
+                    except ParseFailure as exc:
+                        self.failures[candidate] = exc
+                    break
+            if found:
+                break
+        self._modules[name] = found
+        return found
+
+
+def find_module_file(dotted: str, search: list[str] | None = None) -> Path | None:
+    """The file of a dotted module name on ``sys.path`` (or ``search``), found without importing."""
+    rel = Path(*dotted.split("."))
+    for entry in search if search is not None else ["", *sys.path]:
+        base = Path(entry or ".")
+        for candidate in (base / rel / "__init__.py", base / rel.with_suffix(".py")):
+            if candidate.is_file():
+                return candidate
+    return None

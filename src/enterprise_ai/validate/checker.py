@@ -1,0 +1,258 @@
+"""Checking manifests: :func:`check_manifest` for one dict, :func:`validate_paths` for files and folders.
+
+The schema step validates against :func:`~enterprise_ai.validate.schema.manifest_schema` (Draft 2020-12,
+formats on); the rule step runs :mod:`~enterprise_ai.validate.rules`. Validity is first asked of
+jsonschema-rs when it is installed (microseconds); only a document it rejects is explained by
+jsonschema, so findings and their messages always come from jsonschema.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from enterprise_ai.errors import UsageError
+from enterprise_ai.validate import schema as schemas
+from enterprise_ai.validate.findings import Finding, make_finding, pointer_from_path, pointer_join, select_rules
+from enterprise_ai.validate.loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, LoadedDocument, iter_documents
+from enterprise_ai.validate.rules import check_rules
+
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _type_name(value: Any) -> str:
+    return "boolean" if isinstance(value, bool) else "number"
+
+
+def _subschema(path: Sequence[Any]) -> Any:
+    node: Any = schemas.manifest_schema_cached()
+    for key in path:
+        node = node[key]
+    return node
+
+
+def _errors(doc: Any) -> Iterator[tuple[str, Sequence[Any], Any, Any, dict[str, Any], str]]:
+    """Schema errors as ``(keyword, instance path, instance, keyword value, subschema, library message)``,
+    from jsonschema-rs when installed, else from jsonschema (same shape, so one mapping below)."""
+    rs_validator = schemas.fast_validators()[2]
+    if rs_validator is not None:
+        for error in rs_validator.iter_errors(doc):
+            schema_path = list(error.schema_path)
+            subschema = _subschema(schema_path[:-1])
+            keyword = schema_path[-1] if schema_path else ""
+            value = subschema.get(keyword) if isinstance(subschema, dict) else None
+            yield str(keyword), list(error.instance_path), error.instance, value, subschema, error.message
+        return
+    for error in schemas.manifest_validator().iter_errors(doc):
+        yield str(error.validator), list(error.absolute_path), error.instance, error.validator_value, error.schema, error.message
+
+
+def _schema_findings(doc: Any, raw: Mapping[str, str]) -> list[Finding]:
+    """Findings of the manifest JSON Schema (an unknown or missing property gives one finding per key)."""
+    findings: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(rule: str, pointer: str, message: str) -> None:
+        if (pointer, message) not in seen:
+            seen.add((pointer, message))
+            findings.append(make_finding(rule, pointer, message))
+
+    for keyword, path, instance, value, subschema, library_message in _errors(doc):
+        pointer = pointer_from_path(path)
+        hint = subschema.get("description") if isinstance(subschema, dict) else None
+        hint = hint.rstrip(".") if isinstance(hint, str) else None
+        expected = [value] if isinstance(value, str) else value
+        if keyword == "type" and isinstance(instance, (int, float, bool)) and "string" in (expected or ()):
+            written = raw.get(pointer, str(instance).lower() if isinstance(instance, bool) else str(instance))
+            add("manifest.quote-string", pointer,
+                f"a string is expected, but {written} is read as a {_type_name(instance)}: quote it (\"{written}\")")
+        elif keyword == "additionalProperties" and isinstance(instance, dict) and isinstance(subschema, dict):
+            known = subschema.get("properties", {})
+            for key in instance:
+                if key not in known:
+                    add("manifest.schema", pointer_join(pointer, key),
+                        f"unknown property {key!r}: remove it or fix its spelling (allowed here: {', '.join(known)})")
+        elif keyword == "required" and isinstance(instance, dict):
+            for key in value or ():
+                if key not in instance:
+                    add("manifest.schema", pointer, f"required property {key!r} is missing: add it")
+        elif keyword == "enum":
+            add("manifest.schema", pointer, f"{instance!r} is not allowed: use one of {', '.join(map(str, value))}")
+        elif keyword == "const":
+            add("manifest.schema", pointer, f"{instance!r} is not allowed: the value must be {value!r}")
+        elif keyword == "type" and expected == ["boolean"] and isinstance(instance, str):
+            add("manifest.schema", pointer,
+                f"{instance!r} is a string here (YAML 1.2: only true and false are booleans): write true or false")
+        elif keyword == "type":
+            add("manifest.schema", pointer,
+                f"{instance!r} is not of type {' or '.join(expected)}: give a {' or '.join(expected)}")
+        elif keyword == "pattern":
+            add("manifest.schema", pointer, f"{instance!r} has the wrong form" + (f": {hint}" if hint else ""))
+        else:
+            add("manifest.schema", pointer, library_message + (f" ({hint})" if hint else ""))
+    return findings
+
+
+def _meta_findings(schema: Any, where: str, patterns_ok: bool) -> list[Finding]:
+    """Meta-schema findings for one embedded schema (``where`` is its pointer in the manifest)."""
+    meta_is_valid = schemas.fast_validators()[1]
+    if meta_is_valid is not None and patterns_ok:
+        try:
+            if meta_is_valid(schema):
+                return []
+        except Exception:  # noqa: BLE001 - let jsonschema decide
+            pass
+    findings = []
+    for error in schemas.meta_validator().iter_errors(schema):
+        findings.append(make_finding(
+            "schema.meta", where + pointer_from_path(error.absolute_path),
+            f"not a valid JSON Schema (Draft 2020-12): {error.message}"))
+    return findings
+
+
+def check_manifest(
+    doc: Any,
+    *,
+    strict: bool = False,
+    disabled: Iterable[str] = (),
+    enabled: Iterable[str] = (),
+    raw: Mapping[str, str] | None = None,
+) -> list[Finding]:
+    """Every check of one Tool Manifest: the JSON Schema, then the rules beyond it.
+
+    Args:
+        doc: the manifest as plain data (from :func:`~enterprise_ai.validate.load_documents` or a request body).
+        strict: when true, warnings are returned with severity ``error`` (they fail the run).
+        disabled: rule ids not to run (loading rules cannot be disabled).
+        enabled: opt-in rule ids to run (e.g. ``schema.open-object``).
+        raw: source text of numbers read from YAML, by pointer (``LoadedDocument.raw``), for messages.
+
+    Returns:
+        Findings without file positions (``file``/``line``/``column`` are ``None``), in check order.
+
+    Raises:
+        ValueError: an unknown rule id in ``disabled`` or ``enabled``.
+    """
+    return _check(doc, select_rules(disabled=tuple(disabled), enabled=tuple(enabled)), strict, raw or {})
+
+
+def _check(doc: Any, active: frozenset[str], strict: bool, raw: Mapping[str, str]) -> list[Finding]:
+    findings: list[Finding] = []
+    if "manifest.schema" in active or "manifest.quote-string" in active:
+        manifest_is_valid = schemas.fast_validators()[0]
+        if manifest_is_valid is None or not manifest_is_valid(doc):
+            findings = [f for f in _schema_findings(doc, raw) if f.rule in active]
+    findings.extend(check_rules(doc, active, _meta_findings))
+    if strict:
+        for finding in findings:
+            finding.severity = "error"
+    return findings
+
+
+@dataclass
+class FileReport:
+    """The outcome for one file: its name, how many manifests it held, and its findings (sorted by line)."""
+
+    file: str
+    documents: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """True when a finding has severity ``error`` (warnings count only under ``--strict``)."""
+        return any(f.severity == "error" for f in self.findings)
+
+
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """Files to check, in order: files as given, directories searched recursively for *.yaml, *.yml and
+    *.json (sorted; hidden directories skipped), ``-`` for standard input.
+
+    Raises:
+        UsageError: a path that does not exist.
+    """
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or os.path.isfile(path):
+            files.append(path)
+        elif os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(root, n) for n in names if n.lower().endswith(SUFFIXES))
+            files.extend(sorted(found))
+        else:
+            raise UsageError(f"{path}: no such file or directory")
+    return files
+
+
+def check_document(document: LoadedDocument, active: frozenset[str], strict: bool) -> list[Finding]:
+    """Findings of one loaded document, placed at their file, line and column."""
+    findings = _check(document.data, active, strict, document.raw)
+    for finding in findings:
+        finding.file = document.source
+        finding.document = document.index
+        position = document.position(finding.pointer)
+        if position is not None:
+            finding.line, finding.column = position
+    return findings
+
+
+def validate_paths(
+    paths: Sequence[str],
+    *,
+    strict: bool = False,
+    disabled: Iterable[str] = (),
+    enabled: Iterable[str] = (),
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    stdin: IO[bytes] | None = None,
+    check: bool = True,
+) -> tuple[list[FileReport], list[LoadedDocument]]:
+    """Load and check every manifest under ``paths``; one bad file never stops the others.
+
+    Args:
+        paths: files, directories (recursive) and ``-`` (standard input, read from ``stdin``).
+        strict, disabled, enabled: as for :func:`check_manifest`.
+        max_bytes: size cap per file in bytes (default 1 MiB).
+        max_depth: nesting cap per document (default 64).
+        stdin: the binary stream read for ``-`` (``sys.stdin.buffer`` by default).
+        check: False to only load (loading findings only), e.g. before a remote validation.
+
+    Returns:
+        One :class:`FileReport` per file, in order, and the documents loaded.
+
+    Raises:
+        UsageError: a path that does not exist, or an unknown rule id.
+    """
+    try:
+        active = select_rules(disabled=tuple(disabled), enabled=tuple(enabled))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    reports: list[FileReport] = []
+    documents: list[LoadedDocument] = []
+    for path in expand_paths(paths):
+        if path == "-":
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            source: Any = stream.read(max_bytes + 1)
+            name = "<stdin>"
+        else:
+            source, name = Path(path), path
+        report = FileReport(name)
+        for item in iter_documents(source, source=name, max_bytes=max_bytes, max_depth=max_depth):
+            if isinstance(item, Finding):
+                if strict:
+                    item.severity = "error"
+                report.findings.append(item)
+                continue
+            report.documents += 1
+            documents.append(item)
+            if check:
+                report.findings.extend(check_document(item, active, strict))
+        report.findings.sort(key=lambda f: (f.document, f.line or 0, f.column or 0))
+        reports.append(report)
+    return reports, documents
+

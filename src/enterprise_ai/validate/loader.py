@@ -1,0 +1,337 @@
+"""Safe loading of manifest files: the one loader every command uses (validate, register, the gateway).
+
+What it guarantees (issue 3, "Safe loading"):
+
+* **YAML** is read from PyYAML's event stream (libyaml's C parser when present), never constructed by
+  PyYAML: no Python object can be created (only the YAML core tags ``!!str !!int !!float !!bool !!null
+  !!map !!seq`` are accepted), anchors and aliases are refused at the event level, before anything is
+  expanded (an alias bomb costs one event), duplicate keys are an error naming both lines, and plain
+  scalars are resolved with the YAML 1.2 core schema: ``yes``, ``no``, ``on``, ``off`` stay strings,
+  only ``true``/``false`` are booleans; ``3.10`` is a number (the checker then says to quote it).
+* **JSON** is read with :func:`json.loads`; duplicate keys, ``NaN`` and ``Infinity`` (and numbers that
+  overflow to infinity) are refused. A file may hold one object or a list of objects (one document each).
+* A size cap (``max_bytes``, 1 MiB by default) checked before decoding, a nesting cap (``max_depth``),
+  UTF-8 with or without a BOM, and a clear error for anything else (UTF-16, Latin-1).
+
+Loading problems are :class:`~enterprise_ai.validate.findings.Finding` objects of the ``load.*`` rules.
+:func:`iter_documents` yields them in stream order with the documents (the validator reports them and
+goes on with the next file); :func:`load_documents` raises :class:`LoadError` on the first one (for
+commands that need every document or nothing: register, the gateway).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from enterprise_ai.errors import UsageError
+from enterprise_ai.validate.findings import Finding, make_finding, pointer_join
+
+DEFAULT_MAX_BYTES = 1_048_576
+DEFAULT_MAX_DEPTH = 64
+
+
+class LoadError(UsageError):
+    """A manifest file could not be loaded safely (exit code 2 in the CLI).
+
+    Attributes:
+        finding: the first loading finding (rule ``load.*``, file, line, column).
+    """
+
+    def __init__(self, finding: Finding) -> None:
+        where = ":".join(str(x) for x in (finding.file, finding.line, finding.column) if x is not None)
+        super().__init__(f"{where}: {finding.message} [{finding.rule}]")
+        self.finding = finding
+
+
+class _Positions:
+    """Positions of one file, shared by its documents; computed on first use for JSON files."""
+
+    __slots__ = ("table", "text")
+
+    def __init__(self, table: dict[str, tuple[int, int]] | None, text: str | None = None) -> None:
+        self.table = table
+        self.text = text
+
+    def get(self) -> dict[str, tuple[int, int]]:
+        if self.table is None:
+            self.table = {}
+            if self.text is not None:
+                from enterprise_ai.validate import _yaml_events
+
+                try:
+                    for item in _yaml_events.build_documents(self.text, json_mode=True, max_depth=10_000):
+                        if not isinstance(item, Finding):
+                            self.table.update(item.positions)
+                except Exception:  # noqa: BLE001 - positions are best effort; the data is already loaded
+                    pass
+        return self.table
+
+
+@dataclass
+class LoadedDocument:
+    """One document of a manifest file.
+
+    Attributes:
+        data: the plain data (dict, list, str, int, float, bool, None), JSON-compatible.
+        source: the file name (or ``<stdin>``, or the ``source`` given).
+        index: 0-based number of the document in its file (YAML document, or item of a JSON list).
+        raw: source text of plain YAML scalars that were read as numbers or booleans, by JSON pointer
+            (lets a message say ``quote it: "3.10"``).
+    """
+
+    data: Any
+    source: str
+    index: int
+    raw: dict[str, str] = field(default_factory=dict, repr=False)
+    _positions: _Positions = field(default_factory=lambda: _Positions({}), repr=False)
+    _base: str = field(default="", repr=False)
+
+    def position(self, pointer: str = "") -> tuple[int, int] | None:
+        """``(line, column)``, both 1-based, of the value at JSON pointer ``pointer`` (RFC 6901).
+
+        For a mapping member this is where its key starts; for a pointer that does not exist (a missing
+        required property) the position of its nearest existing parent. ``None`` when unknown.
+        """
+        table = self._positions.get()
+        current = self._base + pointer
+        while True:
+            found = table.get(current)
+            if found is not None:
+                return found
+            if not current:
+                return None
+            current = current[: current.rfind("/")]
+
+
+def _decode(raw: bytes, source: str) -> str | Finding:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return make_finding(
+            "load.encoding", "", "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8",
+            file=source, line=1, column=1,
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        byte = raw[exc.start]
+        return make_finding(
+            "load.encoding", "",
+            f"byte 0x{byte:02X} is not UTF-8 (is the file Latin-1 or Windows-1252?): save the file as UTF-8",
+            file=source, line=line, column=column,
+        )
+
+
+def _is_json(source: str, text: str, kind: str) -> bool:
+    if kind != "auto":
+        return kind == "json"
+    suffix = os.path.splitext(source)[1].lower()
+    if suffix in (".yaml", ".yml"):
+        return False
+    if suffix == ".json":
+        return True
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def iter_documents(
+    path_or_text: str | bytes | os.PathLike[str],
+    *,
+    source: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    kind: str = "auto",
+) -> Iterator[LoadedDocument | Finding]:
+    """Documents of one file, and its loading findings, in stream order.
+
+    Args:
+        path_or_text: a path (``os.PathLike``) to read, or the content itself (``bytes`` or ``str``).
+        source: the name used in findings (defaults to the path).
+        max_bytes: size cap in bytes, checked before decoding (1 MiB by default).
+        max_depth: nesting cap (mappings and lists), 64 by default.
+        kind: ``yaml``, ``json`` or ``auto`` (by file suffix, else JSON when the text starts with ``{``/``[``).
+
+    A file that fails to load still yields the documents before the problem; a document with a
+    loading finding is not yielded. Never raises for bad content; ``OSError`` becomes ``load.read``.
+    """
+    if isinstance(path_or_text, os.PathLike):
+        name = source or os.fspath(path_or_text)
+        try:
+            with open(path_or_text, "rb") as handle:
+                raw: bytes | str = handle.read(max_bytes + 1)
+        except OSError as exc:
+            yield make_finding("load.read", "", f"cannot read the file: {exc.strerror or exc}", file=name)
+            return
+    else:
+        name = source or "<input>"
+        raw = path_or_text
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > max_bytes:
+        yield make_finding(
+            "load.too-large", "",
+            f"the file is larger than {max_bytes} bytes: split it, or raise the cap with --max-bytes",
+            file=name, line=1, column=1,
+        )
+        return
+    text = raw if isinstance(raw, str) else _decode(raw, name)
+    if isinstance(text, Finding):
+        yield text
+        return
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if _is_json(name, text, kind):
+        items: Iterator[Any] = _json_documents(text, name, max_depth)
+    else:
+        from enterprise_ai.validate import _yaml_events
+
+        items = _yaml_events.build_documents(text, json_mode=False, max_depth=max_depth)
+    count = 0
+    for item in items:
+        if isinstance(item, Finding):
+            item.file = name
+            yield item
+        elif isinstance(item, LoadedDocument):
+            item.source = name
+            count += 1
+            yield item
+        else:  # a YAML document: _yaml_events.Built
+            if item.data is None:
+                continue
+            count += 1
+            yield LoadedDocument(item.data, name, item.index, item.raw, _Positions(item.positions))
+    if count == 0 and not text.strip(" \t\r\n-.#"):
+        yield make_finding("load.empty", "", "the file holds no manifest", file=name, line=1, column=1)
+
+
+class _JsonRefused(ValueError):
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _JsonRefused("load.duplicate-key", f"duplicate key {key!r}: keep only one of them")
+            seen.add(key)
+    return result
+
+
+def _constant(name: str) -> Any:
+    raise _JsonRefused("load.non-finite", f"{name} is not allowed (JSON has no NaN or Infinity): use a finite number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _JsonRefused("load.non-finite", f"the number {text} overflows to infinity: use a smaller number")
+    return value
+
+
+def _depth_exceeds(data: Any, max_depth: int) -> bool:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > max_depth:
+                return True
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            if depth > max_depth:
+                return True
+            stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return False
+
+
+def _json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocument | Finding]:
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+    except json.JSONDecodeError as exc:
+        yield make_finding("load.syntax", "", f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+        return
+    except RecursionError:
+        yield make_finding(
+            "load.too-deep", "", f"the document nests deeper than {max_depth} levels: flatten it", line=1, column=1
+        )
+        return
+    except _JsonRefused as exc:
+        yield _locate_json_problem(text, exc, max_depth)
+        return
+    if _depth_exceeds(data, max_depth):
+        yield make_finding(
+            "load.too-deep", "", f"the document nests deeper than {max_depth} levels: flatten it", line=1, column=1
+        )
+        return
+    positions = _Positions(None, text)
+    if isinstance(data, list):
+        for index, item in enumerate(data):
+            yield LoadedDocument(item, name, index, {}, positions, pointer_join("", index))
+    else:
+        yield LoadedDocument(data, name, 0, {}, positions)
+
+
+def _locate_json_problem(text: str, exc: _JsonRefused, max_depth: int) -> Finding:
+    """The finding for a refused JSON value, placed by the YAML event reader run in JSON mode."""
+    from enterprise_ai.validate import _yaml_events
+
+    try:
+        for item in _yaml_events.build_documents(text, json_mode=True, max_depth=max(max_depth, 1000)):
+            if isinstance(item, Finding) and item.rule == exc.rule:
+                return item
+    except Exception:  # noqa: BLE001 - fall back to a finding without a position
+        pass
+    return make_finding(exc.rule, "", str(exc))
+
+
+def load_documents(
+    path_or_text: str | bytes | os.PathLike[str],
+    *,
+    source: str,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    kind: str = "auto",
+) -> list[LoadedDocument]:
+    """Every document of one manifest file, loaded safely (see the module docstring), or an error.
+
+    Args:
+        path_or_text: a path (``os.PathLike``, e.g. :class:`pathlib.Path`) to read, or the content
+            itself (``bytes``, or ``str`` text; a ``str`` is never taken as a path).
+        source: the file name shown in positions and errors (``<stdin>`` for standard input).
+        max_bytes: size cap in bytes (default 1 MiB = 1,048,576).
+        max_depth: nesting cap (default 64 levels of mappings and lists).
+        kind: ``yaml``, ``json`` or ``auto`` (by the suffix of ``source``; JSON if the text starts
+            with ``{`` or ``[``).
+
+    Returns:
+        The documents in file order (empty YAML documents skipped; a JSON list gives one per item).
+
+    Raises:
+        LoadError: (a :class:`~enterprise_ai.errors.UsageError`) on the first loading problem, with
+            its ``load.*`` finding (file, line, column). A file with no document only warns in
+            :func:`iter_documents` and returns ``[]`` here.
+    """
+    documents: list[LoadedDocument] = []
+    for item in iter_documents(path_or_text, source=source, max_bytes=max_bytes, max_depth=max_depth, kind=kind):
+        if isinstance(item, Finding):
+            if item.severity == "error":
+                raise LoadError(item)
+        else:
+            documents.append(item)
+    return documents
+
+
+def path_source(path: Path) -> str:
+    """The name used for ``path`` in findings: relative to the current directory when below it."""
+    try:
+        return os.fspath(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return os.fspath(path)
