@@ -21,7 +21,7 @@ _eai_options() {
         "auth logout") echo "-h --help --profile -p --output -o" ;;
         "auth status") echo "-h --help --profile -p --output -o" ;;
         "completion") echo "-h --help" ;;
-        "dev") echo "-h --help" ;;
+        "dev") echo "--insecure-storage -h --help --port --tools-port --data-dir --profile -p" ;;
         "gateway") echo "-h --help" ;;
         "gateway hash-token") echo "-h --help" ;;
         "gateway serve") echo "--allow-remote -h --help --host --port --data-dir --config" ;;
@@ -32,7 +32,7 @@ _eai_options() {
         "tools export") echo "--strict --static -h --help --to --format -f" ;;
         "tools get") echo "-h --help --profile -p --output -o" ;;
         "tools invocations") echo "--all --follow -f -h --help --tool --run-id --limit --profile -p --output -o" ;;
-        "tools invoke") echo "--wait -h --help --args-json --args-file --run-id --idempotency-key --profile -p --output -o" ;;
+        "tools invoke") echo "--wait -h --help --args-json --args-file --run-id --idempotency-key --approval-id --profile -p --output -o" ;;
         "tools list") echo "-h --help --status --limit --profile -p --output -o" ;;
         "tools register") echo "--dry-run --diff --exit-code -h --help --profile -p --output -o" ;;
         "tools scan") echo "--check --static --strict -h --help --format -f --out --endpoint-base-url --owner --version --label --timeout" ;;
@@ -50,13 +50,14 @@ _eai_valued() {
         "auth login") echo "--profile -p --base-url --output -o" ;;
         "auth logout") echo "--profile -p --output -o" ;;
         "auth status") echo "--profile -p --output -o" ;;
+        "dev") echo "--port --tools-port --data-dir --profile -p" ;;
         "gateway serve") echo "--host --port --data-dir --config" ;;
         "tools apply") echo "--profile -p --output -o" ;;
         "tools delete") echo "--profile -p" ;;
         "tools export") echo "--to --format -f" ;;
         "tools get") echo "--profile -p --output -o" ;;
         "tools invocations") echo "--tool --run-id --limit --profile -p --output -o" ;;
-        "tools invoke") echo "--args-json --args-file --run-id --idempotency-key --profile -p --output -o" ;;
+        "tools invoke") echo "--args-json --args-file --run-id --idempotency-key --approval-id --profile -p --output -o" ;;
         "tools list") echo "--status --limit --profile -p --output -o" ;;
         "tools register") echo "--profile -p --output -o" ;;
         "tools scan") echo "--format -f --out --endpoint-base-url --owner --version --label --timeout" ;;
@@ -104,22 +105,23 @@ _eai_choices() {
         "tools validate|-f") echo "text json github junit sarif" ;;
     esac
 }
-_eai_takes_args() {
+_eai_args() {
     case "$1" in
-        "approvals approve") echo "yes" ;;
-        "approvals get") echo "yes" ;;
-        "approvals reject") echo "yes" ;;
-        "completion") echo "yes" ;;
-        "tools apply") echo "yes" ;;
-        "tools delete") echo "yes" ;;
-        "tools export") echo "yes" ;;
-        "tools get") echo "yes" ;;
-        "tools invoke") echo "yes" ;;
-        "tools register") echo "yes" ;;
-        "tools scan") echo "yes" ;;
-        "tools serve") echo "yes" ;;
-        "tools update") echo "yes" ;;
-        "tools validate") echo "yes" ;;
+        "approvals approve") echo "@files" ;;
+        "approvals get") echo "@files" ;;
+        "approvals reject") echo "@files" ;;
+        "completion") echo "bash zsh fish" ;;
+        "dev") echo "@files" ;;
+        "tools apply") echo "@files" ;;
+        "tools delete") echo "@files" ;;
+        "tools export") echo "@files" ;;
+        "tools get") echo "@files" ;;
+        "tools invoke") echo "@files" ;;
+        "tools register") echo "@files" ;;
+        "tools scan") echo "@files" ;;
+        "tools serve") echo "@files" ;;
+        "tools update") echo "@files" ;;
+        "tools validate") echo "@files" ;;
     esac
 }
 # Command path and whether the previous word is an option waiting for its value.
@@ -152,6 +154,8 @@ _eai() {
         return
     fi
     COMPREPLY=($(compgen -W "$(_eai_subcommands "$_eai_path")" -- "$cur"))
-    if [[ -n "$(_eai_takes_args "$_eai_path")" ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi
+    local args="$(_eai_args "$_eai_path")"
+    if [[ "$args" == "@files" ]]; then COMPREPLY+=($(compgen -f -- "$cur"));
+    elif [[ -n "$args" ]]; then COMPREPLY+=($(compgen -W "$args" -- "$cur")); fi
 }
 complete -o filenames -o bashdefault -F _eai eai

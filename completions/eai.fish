@@ -3,7 +3,7 @@ complete -c eai -f
 complete -c eai -n '__fish_use_subcommand' -a approvals -d 'List, approve and reject approval requests.'
 complete -c eai -n '__fish_use_subcommand' -a auth -d 'Log in to a gateway, show and remove stored credentials.'
 complete -c eai -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script for bash, zsh or fish.'
-complete -c eai -n '__fish_use_subcommand' -a dev -d 'Not written yet.'
+complete -c eai -n '__fish_use_subcommand' -a dev -d 'Start a local gateway and a tool host for the tools in PATH, register and approve them, and write a \'dev\' profile; stays in the foreground until Ctrl-C stops both.'
 complete -c eai -n '__fish_use_subcommand' -a gateway -d 'Run the local Tool Gateway.'
 complete -c eai -n '__fish_use_subcommand' -a schema -d 'Print the Tool Manifest JSON Schema (Draft 2020-12) on standard output.'
 complete -c eai -n '__fish_use_subcommand' -a tools -d 'Scan, validate, register, invoke and inspect tools.'
@@ -78,9 +78,16 @@ complete -c eai -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand
 complete -c eai -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from status' -s o -x -a 'table json yaml'
 complete -c eai -n '__fish_seen_subcommand_from completion' -s h
 complete -c eai -n '__fish_seen_subcommand_from completion' -l help
-complete -c eai -n '__fish_seen_subcommand_from completion' -F
+complete -c eai -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
+complete -c eai -n '__fish_seen_subcommand_from dev' -l insecure-storage
 complete -c eai -n '__fish_seen_subcommand_from dev' -s h
 complete -c eai -n '__fish_seen_subcommand_from dev' -l help
+complete -c eai -n '__fish_seen_subcommand_from dev' -l port -r -F
+complete -c eai -n '__fish_seen_subcommand_from dev' -l tools-port -r -F
+complete -c eai -n '__fish_seen_subcommand_from dev' -l data-dir -r -F
+complete -c eai -n '__fish_seen_subcommand_from dev' -l profile -r -F
+complete -c eai -n '__fish_seen_subcommand_from dev' -s p -r -F
+complete -c eai -n '__fish_seen_subcommand_from dev' -F
 complete -c eai -n '__fish_seen_subcommand_from gateway; and not __fish_seen_subcommand_from hash-token serve' -a hash-token -d 'Read a token on stdin and print its SHA-256, the `token_sha256` of a principal in gateway.yaml.'
 complete -c eai -n '__fish_seen_subcommand_from gateway; and not __fish_seen_subcommand_from hash-token serve' -a serve -d 'Run the local Tool Gateway in the foreground until Ctrl-C or SIGTERM.'
 complete -c eai -n '__fish_seen_subcommand_from gateway; and not __fish_seen_subcommand_from hash-token serve' -s h
@@ -161,6 +168,7 @@ complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcomman
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l args-file -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l run-id -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l idempotency-key -r -F
+complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l approval-id -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l profile -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -s p -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -l output -x -a 'table json yaml'

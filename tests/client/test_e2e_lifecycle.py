@@ -21,18 +21,32 @@ def _env(gateway, who, tmp_path):
     return {"EAI_BASE_URL": gateway.base_url, "EAI_API_KEY": gateway.tokens[who], "EAI_CONFIG_DIR": str(tmp_path / "cfg")}
 
 
-def test_lifecycle_end_to_end(eai, gateway, tmp_path):
+def test_lifecycle_end_to_end(eai, gateway, tmp_path, monkeypatch, capsys):
+    """Each step runs the CLI's entry point (``main``) in this process, to keep the test fast; the
+    waiting invoke runs as a real child process, and the first register goes through ``eai`` itself."""
+    from types import SimpleNamespace
+
+    from enterprise_ai.cli.main import main
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("EAI_PROFILE", raising=False)
+
     def run(who, *args, code=0):
-        proc = eai(list(args), env=_env(gateway, who, tmp_path))
-        assert proc.returncode == code, f"{args}: {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-        return proc
+        for key, value in _env(gateway, who, tmp_path).items():
+            monkeypatch.setenv(key, value)
+        got = main(list(args))
+        out = capsys.readouterr()
+        assert got == code, f"{args}: {got}\n{out.out}\n{out.err}"
+        return SimpleNamespace(stdout=out.out, stderr=out.err)
 
     guarded, plain = gateway.unique("guarded"), gateway.unique("plain")
     path = tmp_path / "tools.yaml"
     path.write_text(yaml.safe_dump_all([manifest(guarded, requires_approval=True), manifest(plain)]))
 
     # register (twice: created, then unchanged; --exit-code says whether anything changed)
-    out = run("dev", "tools", "register", str(path), "--exit-code", code=1).stdout
+    proc = eai(["tools", "register", str(path), "--exit-code"], env=_env(gateway, "dev", tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout
     assert re.search(rf"^{guarded}\tcreated\tdraft", out, re.M) and re.search(rf"^{plain}\tcreated\tdraft", out, re.M)
     rows = json.loads(run("dev", "tools", "apply", str(path), "--exit-code", "-o", "json").stdout)
     assert [r["result"] for r in rows] == ["unchanged", "unchanged"]
@@ -53,7 +67,13 @@ def test_lifecycle_end_to_end(eai, gateway, tmp_path):
     assert {guarded, plain} <= {t["name"] for t in approved}
 
     # invoke a tool that needs approval: pending -> approved -> succeeded
-    run("agent", "tools", "invoke", guarded, "text=nope", code=8)
+    pending_err = run("agent", "tools", "invoke", guarded, "text=first", code=8).stderr
+    first_id = re.search(r"needs approval (\S+)", pending_err).group(1)
+    run("admin", "approvals", "approve", first_id)
+    run("agent", "tools", "invoke", guarded, "text=other", "--approval-id", first_id, code=6)  # 409 approval_mismatch
+    used = json.loads(run("agent", "tools", "invoke", guarded, "text=first", "--approval-id", first_id, "-o", "json").stdout)
+    assert used["status"] == "succeeded" and used["result"] == {"text": "first"}
+    run("agent", "tools", "invoke", guarded, "text=first", "--approval-id", first_id, code=6)  # approval_consumed
     waiting = subprocess.Popen(
         [*EAI, "tools", "invoke", guarded, "text=hello", "--run-id", "run-e2e", "--wait", "60", "-o", "json"],
         env=clean_env(_env(gateway, "agent", tmp_path)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -124,3 +144,16 @@ def test_login_then_use_the_keyring_profile(eai, gateway, tmp_path):
     assert eai(["auth", "logout", "--profile", "ci"], env=env, cwd=repo).returncode == 0
     assert json.loads(store.read_text()) == {}
     assert eai(["tools", "list", "--profile", "ci"], env=env, cwd=repo).returncode == 3
+
+
+def test_validate_remote_gives_the_gateway_verdict_at_its_line(eai, gateway, tmp_path):
+    path = tmp_path / "bad.yaml"
+    body = manifest("bad-handler", endpoint={"type": "builtin", "handler": "rm-rf"})
+    path.write_text(yaml.safe_dump(body, sort_keys=False))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "handler: rm-rf" in text)
+    proc = eai(["tools", "validate", "--remote", str(path)], env=_env(gateway, "dev", tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    assert f"{path}:{line}:" in proc.stdout and "endpoint.builtin-handler gateway: handler 'rm-rf'" in proc.stdout
+    good = tmp_path / "good.yaml"
+    good.write_text(yaml.safe_dump(manifest("good-one")))
+    assert eai(["tools", "validate", "--remote", str(good)], env=_env(gateway, "dev", tmp_path)).returncode == 0

@@ -89,7 +89,7 @@ def test_wait_polls_then_calls_again_with_the_approval(gw, cli, monkeypatch):
     code, out, errout = cli("tools", "invoke", "pay", "n=1", "--wait", "30", "-o", "json")
     assert code == 0, errout
     assert json.loads(out)["status"] == "succeeded"
-    assert "waiting for approval ap-1" in errout
+    assert "the call needs approval ap-1; waiting up to 30 s" in errout
     first, second = gw.calls("POST /v1/tools/pay/invoke")
     assert first.json() == {"arguments": {"n": 1}}
     assert second.json() == {"arguments": {"n": 1}, "approval_id": "ap-1"}

@@ -158,3 +158,18 @@ def test_to_pointer_forms():
     assert to_pointer("spec.items[0].x") == "/spec/items/0/x"
     assert to_pointer(["a", "b/c"]) == "/a/b~1c"
     assert to_pointer("") == "" and to_pointer("#/a") == "/a"
+
+
+def test_remote_findings_read_rule_tags_and_warnings(tmp_path):
+    docs = load_documents(_write(tmp_path), source="echo.yaml")
+    gw = MockGateway().on("POST /v1/contracts/tool-manifest/validate", httpx.Response(200, json={
+        "contract": "tool-manifest", "valid": False,
+        "errors": [{"path": "/spec/endpoint", "message": "bad handler [endpoint.builtin-handler]"}],
+        "warnings": [{"path": "/metadata/name", "message": "dots [export.name]"}]}))
+    from enterprise_ai.tools._client import ToolsClient
+
+    with ToolsClient("http://gw.test", "t", http_client=gw.client()) as client:
+        findings = remote_findings(docs, contract="tool-manifest", ctx_state=None, client=client)
+    assert [(f.rule, f.severity, f.message, f.line) for f in findings] == [
+        ("endpoint.builtin-handler", "error", "gateway: bad handler", 14),
+        ("export.name", "warning", "gateway: dots", 4)]

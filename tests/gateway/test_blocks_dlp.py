@@ -124,7 +124,8 @@ def test_block_action_blocks_and_still_redacts() -> None:
 
 def test_config_custom_rule_disable_and_errors() -> None:
     scanner = DlpScanner.from_config(
-        {"rules": [{"type": "employee_id", "pattern": r"EMP-\d{6}", "action": "block"}, {"type": "email", "enabled": False}]}
+        {"rules": [{"type": "employee_id", "pattern": r"EMP-\d{6}", "action": "block"},
+                   {"type": "email", "enabled": False}]}
     )
     outcome = scanner.scan("EMP-123456 wrote to a@example.com")
     assert outcome.value == "[REDACTED:employee_id] wrote to a@example.com"
@@ -143,3 +144,17 @@ def test_rule_validation() -> None:
         DlpRule("x", "delete", "a")  # type: ignore[arg-type]
     rule = DlpRule("digits", "redact", r"(\d+)-(\d+)", group=2)
     assert rule.redact("12-34 and 5-6") == ("12-[REDACTED:digits] and 5-[REDACTED:digits]", 2)
+
+
+def test_hints_never_change_results() -> None:
+    """The cheap pre-checks (``hint``) only skip texts the full patterns would not match anyway."""
+    corpus = [
+        "Bearer abc123def456", "bearer x", "sk-abcdefghijklmnop1234", "AKIAIOSFODNN7EXAMPLE", "token: abcdef1",
+        "Secret_Key = zzzzzzzz", "a@b.co", "x@y", "DE89370400440532013000", "4111-1111-1111-1111", "4 1 1 1",
+        "5555555555554444", "GB82 WEST 1234 5698 7654 32", "ghp_" + "x" * 36, "xoxb-1234567890-abc", "plain text",
+    ]
+    with_hints = DlpScanner()
+    plain = DlpScanner([type(r)(r.type, r.action, r.regex, r.validator, r.group) for r in with_hints.rules])
+    assert all(r.hint for r in with_hints.rules) and not any(r.hint for r in plain.rules)
+    for text in corpus:
+        assert with_hints.scan(text).value == plain.scan(text).value, text

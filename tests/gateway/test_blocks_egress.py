@@ -45,6 +45,8 @@ def test_default_policy_allows_loopback(url: str) -> None:
         "http://%31%32%37.0.0.1/",
         "http://127.0.0.1/tools/../admin",
         "//127.0.0.1/x",
+        "http://\u24dbocalhost:8000/",  # IDNA maps it to localhost: non-ASCII hosts are refused
+        "http://127\u30020\u30020\u30021/",
         "",
         None,
     ],
@@ -54,7 +56,9 @@ def test_default_policy_refuses(url: object) -> None:
 
 
 def test_host_wildcards_ports_and_path_prefixes() -> None:
-    policy = EgressPolicy(["https://*.example.com", "https://api.partner.test:8443/v1/", "internal.test:*", "http://127.0.0.1:*/*"])
+    policy = EgressPolicy(
+        ["https://*.example.com", "https://api.partner.test:8443/v1/", "internal.test:*", "http://127.0.0.1:*/*"]
+    )
     assert policy.allows("https://a.example.com/x")
     assert policy.allows("https://a.b.example.com:443/x")
     assert not policy.allows("https://example.com/")  # *. needs at least one label

@@ -122,7 +122,8 @@ def test_http_post_sends_json_run_id_and_tool(upstream: str) -> None:
 
 def test_http_get_and_delete_use_the_query_string(upstream: str) -> None:
     for method in ("GET", "DELETE"):
-        result = run({"type": "http", "method": method, "url": f"{upstream}/echo"}, {"q": "x y", "tags": ["a", "b"], "n": 3})
+        endpoint = {"type": "http", "method": method, "url": f"{upstream}/echo"}
+        result = run(endpoint, {"q": "x y", "tags": ["a", "b"], "n": 3})
         assert result.result["method"] == method
         assert result.result["body"] is None
         assert result.result["query"] == [["q", "x y"], ["tags", "a"], ["tags", "b"], ["n", "3"]]
@@ -178,7 +179,8 @@ def test_http_default_url_and_shared_client(upstream: str) -> None:
 
     async def go() -> tuple[ExecutionResult, bool]:
         first = shared_client()
-        result = await execute({"type": "http", "url": f"{upstream}/echo"}, {}, tool_name="t", run_id=None, egress=EGRESS)
+        endpoint = {"type": "http", "url": f"{upstream}/echo"}
+        result = await execute(endpoint, {}, tool_name="t", run_id=None, egress=EGRESS)
         same = shared_client() is first
         await close_shared_clients()
         return result, same

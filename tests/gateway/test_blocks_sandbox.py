@@ -24,7 +24,8 @@ def sandbox(code: str, arguments: Any = None, timeout: float = 10, **kwargs: Any
 
 
 def test_arguments_on_stdin_result_on_stdout() -> None:
-    result = sandbox("import json,sys; a=json.load(sys.stdin); print(json.dumps({'sum': a['x'] + a['y']}))", {"x": 2, "y": 3})
+    code = "import json,sys; a=json.load(sys.stdin); print(json.dumps({'sum': a['x'] + a['y']}))"
+    result = sandbox(code, {"x": 2, "y": 3})
     assert (result.status, result.result, result.error) == ("succeeded", {"sum": 5}, None)
     assert result.usage["exit_code"] == 0
 
@@ -93,5 +94,6 @@ def test_execute_dispatches_sandbox_endpoints() -> None:
                 "timeout_seconds": 10}
     result = asyncio.run(execute(endpoint, {"k": "v"}, tool_name="t", run_id=None, egress=EgressPolicy()))
     assert (result.status, result.result) == ("succeeded", {"k": "v"})
-    bad = asyncio.run(execute({"type": "sandbox", "command": "echo hi"}, {}, tool_name="t", run_id=None, egress=EgressPolicy()))
+    bad = asyncio.run(execute({"type": "sandbox", "command": "echo hi"}, {}, tool_name="t", run_id=None,
+                              egress=EgressPolicy()))
     assert bad.status == "failed" and "non-empty list of strings" in bad.error

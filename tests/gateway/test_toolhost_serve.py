@@ -105,6 +105,8 @@ def test_bad_argument_is_422_naming_it(host: str) -> None:
     unknown = httpx.post(f"{host}/tools/add", json={"a": 1, "zz": 2}).json()["error"]
     assert [e["path"] for e in unknown["details"]["errors"]] == ["/zz"]
     assert httpx.post(f"{host}/tools/add", json=[1, 2]).status_code == 422
+    async_tool = httpx.post(f"{host}/tools/shout", json={"text": 3.5})
+    assert async_tool.status_code == 422 and async_tool.json()["error"]["details"]["errors"][0]["path"] == "/text"
     assert httpx.post(f"{host}/tools/add", content=b"{nope").json()["error"]["code"] == "invalid_json"
 
 
@@ -180,7 +182,8 @@ def test_load_by_module_name_and_duplicate_names(tmp_path: Path, monkeypatch: py
     pkg = tmp_path / "shop_eai_pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    (pkg / "a.py").write_text("from enterprise_ai.tools import tool\n@tool\ndef dup_one() -> int:\n    return 1\n", encoding="utf-8")
+    (pkg / "a.py").write_text("from enterprise_ai.tools import tool\n@tool\ndef dup_one() -> int:\n    return 1\n",
+                              encoding="utf-8")
     (pkg / "b.py").write_text("from .a import dup_one\nfrom enterprise_ai.tools import tool\n"
                               "@tool(name='dup-one')\ndef other() -> int:\n    return 2\n", encoding="utf-8")
     with pytest.raises(UsageError, match="'dup-one' is already defined"):

@@ -37,3 +37,8 @@ def test_example_tools_run_as_written(monkeypatch):
     page = module.search_orders.invoke({"customer_id": "C-1042", "sort": "oldest", "limit": 1})
     assert [order["order_id"] for order in page["orders"]] == ["O-2001"]
     assert module.get_order.invoke('{"order_id": "O-404"}') is None
+
+
+def test_committed_manifests_pass_the_validator(eai):
+    proc = eai(["tools", "validate", "manifests-examples/manifests"], cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -192,10 +192,15 @@ def test_same_module_name_in_two_folders_is_scanned_twice(tree):
     assert _names(result) == ["alpha", "beta"]
 
 
-def test_a_file_named_like_a_standard_module_is_reported(tree):
-    root = tree({"json.py": tool_module("alpha")})
-    (problem,) = scan([str(root / "json.py")]).errors
-    assert "taken by the standard library" in problem.message
+def test_a_file_named_like_a_module_eai_already_uses_is_reported(tree):
+    root = tree({"json.py": tool_module("alpha"), "pydantic.py": tool_module("beta"), "gamma.py": tool_module("gamma")})
+    result = scan([str(root)])
+    assert _names(result) == ["gamma"]
+    messages = sorted(p.message for p in result.errors)
+    assert len(messages) == 2
+    assert messages[0].startswith("import failed: ImportError: the module name 'json' is already taken by ")
+    assert messages[1].startswith("import failed: ImportError: the module name 'pydantic' is already taken by ")
+    assert messages[1].endswith(": rename the file")
 
 
 def test_options_set_endpoint_and_metadata(tree):

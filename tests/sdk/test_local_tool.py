@@ -271,3 +271,53 @@ def test_invoke_falls_back_to_json_schema_when_pydantic_cannot_validate():
     with pytest.raises(ToolArgumentsError) as info:
         t.invoke({"p": {"x": "no"}})
     assert info.value.errors[0]["path"] == "/p/x"
+
+
+def test_tool_of_a_tool_keeps_its_own_options():
+    inner = tool(undocumented, action="write", name="inner")
+    outer = tool(inner, name="outer")
+    assert (outer.name, outer.action, outer.side_effects) == ("outer", "read", False)
+    assert outer.input_schema["properties"] == {"x": {"type": "integer"}}
+    assert outer.invoke({"x": "2"}) == 2
+
+
+def test_scopes_as_a_single_string():
+    assert LocalTool(undocumented, scopes="orders:read").scopes == ["orders:read"]
+
+
+def test_schema_valid_arguments_are_accepted_by_invoke_and_wrong_types_rejected_by_both():
+    from jsonschema import Draft202012Validator
+
+    from tests.sdk.test_schema_draft import kitchen_sink
+    from tests.sdk.test_schema_types import order
+
+    accepted = [
+        (kitchen_sink, {"account": {"name": "n", "tier": 1, "meta": {"source": "s"},
+                                    "tree": {"label": "r", "kids": [{"label": "k"}]}},
+                        "ids": ["12345678-1234-5678-1234-567812345678"], "window": ["2024-01-01", "2024-02-01"],
+                        "mode": "b", "weights": {"a": 0.5}, "folder": "x/y", "limit": 10, "extra": [1]}),
+        (order, {"filters": {"customer": "c", "status": "s"}, "address": {"street": "s", "zip": "z"},
+                 "lines": [{"sku": "a", "quantity": 2, "tags": ["t"]}], "category": {"name": "n"},
+                 "customer": {"id": "abc", "address": {"street": "s"}}, "strict": {"x": 1}}),
+    ]
+    for fn, arguments in accepted:
+        t = tool(fn)
+        assert not list(Draft202012Validator(t.input_schema).iter_errors(arguments))
+        t.invoke(arguments)  # no ToolArgumentsError
+
+    rejected = [
+        (kitchen_sink, {"account": "not an object", "ids": [], "window": ["2024-01-01", "2024-02-01"]}, "/account"),
+        (kitchen_sink, {"account": {"name": "n"}, "ids": [], "window": ["2024-01-01"]}, "/window"),
+        (kitchen_sink, {"account": {"name": "n"}, "ids": [], "window": ["2024-01-01", "2024-01-02"], "limit": 11},
+         "/limit"),
+        (order, {"filters": {}, "address": {"street": "s"}, "lines": [], "category": {"name": "n"},
+                 "customer": {"id": "abc", "address": {"street": "s"}}, "strict": {}}, "/filters"),
+        (order, {"filters": {"customer": "c"}, "address": {"street": "s"}, "lines": [], "category": {"name": "n"},
+                 "customer": {"id": "abc", "address": {"street": "s"}}, "strict": {"y": 1}}, "/strict"),
+    ]
+    for fn, arguments, path in rejected:
+        t = tool(fn)
+        assert list(Draft202012Validator(t.input_schema).iter_errors(arguments)), path
+        with pytest.raises(ToolArgumentsError) as info:
+            t.invoke(arguments)
+        assert all(e["path"].startswith(path) for e in info.value.errors), info.value.errors

@@ -121,3 +121,20 @@ def test_output_schema_none_for_none_return():
     assert LocalTool(f).output_schema is None
     assert "output_schema" not in LocalTool(f).manifest()["spec"]
     assert LocalTool(g).output_schema == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+
+
+def test_pydantic_leaf_formats_outside_draft_2020_12_are_dropped():
+    from pydantic import FilePath, SecretStr
+
+    assert schema_for(SecretStr) == {"type": "string", "writeOnly": True}
+    assert schema_for(FilePath) == {"type": "string"}
+
+
+def test_generated_manifests_pass_eai_tools_validate_strict():
+    from enterprise_ai.validate import check_manifest
+
+    import tests.sdk.test_schema_types as types_module
+
+    for fn in (kitchen_sink, types_module.order, types_module._with_formats):
+        findings = check_manifest(LocalTool(fn).manifest(), strict=True)
+        assert [(f.rule, f.message) for f in findings] == [], fn.__name__

@@ -139,7 +139,8 @@ def test_star_args_and_kwargs_are_skipped_by_kind_not_name():
         (Service(), ["item"]),
         (Service.__dict__["build"], ["name"]),  # the classmethod object itself
     ],
-    ids=["bound-method", "classmethod", "classmethod-via-instance", "staticmethod", "callable-object", "raw-classmethod"],
+    ids=["bound-method", "classmethod", "classmethod-via-instance", "staticmethod", "callable-object",
+         "raw-classmethod"],
 )
 def test_self_and_cls_are_skipped_for_methods_and_callables(target, expected):
     assert list(input_schema(target)["properties"]) == expected
@@ -202,3 +203,32 @@ def test_constraints_on_optional_apply_to_the_non_null_member():
 
     assert input_schema(f)["properties"]["limit"] == {
         "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "Max.", "default": None}
+
+
+class Registry:
+    prefix = "r"
+
+    @tool
+    @classmethod
+    def lookup(cls, key: str) -> str:
+        return f"{cls.prefix}:{key}"
+
+    @tool
+    @staticmethod
+    def plain(key: str) -> str:
+        return key * 2
+
+
+def test_tool_over_classmethod_and_staticmethod():
+    assert list(Registry.lookup.input_schema["properties"]) == ["key"]
+    assert Registry.lookup.invoke({"key": "k"}) == "r:k"
+    assert Registry().lookup("k") == "r:k"
+    assert list(Registry.plain.input_schema["properties"]) == ["key"]
+    assert Registry.plain.invoke({"key": "ab"}) == "abab"
+    assert Registry.plain.name == "plain" and Registry.lookup.name == "lookup"
+
+
+def test_static_tool_through_an_instance():
+    through_instance = Registry().plain
+    assert list(through_instance.input_schema["properties"]) == ["key"]
+    assert through_instance.invoke({"key": "x"}) == "xx"

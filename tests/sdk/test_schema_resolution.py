@@ -189,3 +189,10 @@ def test_typeddict_with_future_annotations_reads_required_markers(tmp_path):
     defs = input_schema(module.find)["$defs"]
     assert defs["Query"]["required"] == ["text"]
     assert defs["Paging"]["required"] == ["size"]
+
+
+def test_schema_for_a_string_annotation_is_an_error_not_an_empty_schema():
+    with pytest.raises(ToolDefinitionError, match="'Order'"):
+        from enterprise_ai.tools import schema_for
+
+        schema_for("Order")

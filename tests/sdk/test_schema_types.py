@@ -5,7 +5,7 @@ import datetime
 import enum
 import pathlib
 import uuid
-from typing import Any, Dict, List, Literal, Optional, Set, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Set, Tuple, Union
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,6 +88,13 @@ def test_unions_are_any_of_with_every_member(annotation, expected):
         (list, {"type": "array"}),
         (dict, {"type": "object"}),
         (dict[str, Any], {"type": "object"}),
+        (tuple[()], {"type": "array", "maxItems": 0}),
+        (Tuple, {"type": "array"}),
+        (List, {"type": "array"}),
+        (tuple[Any, ...], {"type": "array"}),
+        (Sequence[str], {"type": "array", "items": {"type": "string"}}),
+        (dict[Color, int], {"type": "object", "propertyNames": {"enum": ["red", "green"]},
+                            "additionalProperties": {"type": "integer"}}),
     ],
 )
 def test_containers(annotation, expected):
@@ -108,8 +115,9 @@ def test_tuple_and_set_validate_samples():
         (datetime.date, {"type": "string", "format": "date"}),
         (datetime.time, {"type": "string", "format": "time"}),
         (uuid.UUID, {"type": "string", "format": "uuid"}),
-        (pathlib.Path, {"type": "string", "format": "path"}),
-        (pathlib.PurePosixPath, {"type": "string", "format": "path"}),
+        (datetime.timedelta, {"type": "string", "format": "duration"}),
+        (pathlib.Path, {"type": "string"}),  # Draft 2020-12 defines no "path" format
+        (pathlib.PurePosixPath, {"type": "string"}),
         (bool, {"type": "boolean"}),
         (float, {"type": "number"}),
         (Any, {}),
@@ -290,3 +298,17 @@ def test_tool_name(name, expected):
 
     f.__name__ = name
     assert tool_name(f) == expected
+
+
+def test_pydantic_dataclass_field_defaults():
+    import pydantic.dataclasses
+
+    @pydantic.dataclasses.dataclass
+    class Query:
+        text: str = Field(description="Search text.", min_length=1)
+        page: int = Field(1, ge=1)
+
+    schema = schema_for(Query)["$defs"]["Query"]
+    assert schema["properties"] == {"text": {"type": "string", "minLength": 1, "description": "Search text."},
+                                    "page": {"type": "integer", "minimum": 1, "default": 1}}
+    assert schema["required"] == ["text"]

@@ -154,3 +154,11 @@ def test_cli_strict_failure_and_usage_errors(eai, tmp_path):
     assert wrong.returncode == 2
     missing = eai(["tools", "export", tmp_path / "nope.yaml", "--to", "mcp"])
     assert missing.returncode == 2 and "nope.yaml" in missing.stderr
+
+
+def test_a_tool_given_twice_is_exported_once_unless_it_differs():
+    manifest = _manifests(FIXTURES / "shop")[0][0]
+    assert len(export_manifests([(manifest, "a.yaml"), (dict(manifest), "b.py:3")], "mcp")) == 1
+    changed = {**manifest, "spec": {**manifest["spec"], "description": "Other."}}
+    with pytest.raises(FindingsError, match="defined twice, differently: a.yaml and b.py:3"):
+        export_manifests([(manifest, "a.yaml"), (changed, "b.py:3")], "mcp")

@@ -242,3 +242,16 @@ def test_endpoint_base_url_and_metadata_are_applied(tmp_path):
     manifest = result.tools[0].manifest
     assert manifest["spec"]["endpoint"]["url"] == "https://tools.example.com/tools/f"
     assert manifest["metadata"]["labels"] == {"team": "shop"}
+
+
+def test_the_parallel_scan_gives_the_one_process_result(monkeypatch):
+    import enterprise_ai.scan.static as static
+
+    paths = [str(FIXTURES / "shop"), str(FIXTURES / "agents_tools")]
+    monkeypatch.setattr(static, "FILES_PER_WORKER", 10_000)
+    alone = scan_static(paths, ScanOptions())
+    monkeypatch.setattr(static, "FILES_PER_WORKER", 1)
+    monkeypatch.setattr(static, "_worker_count", lambda n: 2)
+    together = scan_static(paths, ScanOptions())
+    assert together == alone
+    assert len(alone.tools) >= 10

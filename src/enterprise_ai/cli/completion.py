@@ -44,6 +44,7 @@ class Node:
     flags: list[str] = field(default_factory=list)  # options without a value
     valued: dict[str, list[str]] = field(default_factory=dict)  # option -> choices ([] = free value / file)
     takes_args: bool = False
+    arg_choices: list[str] = field(default_factory=list)  # choices of an enum argument (else files)
     children: list[Node] = field(default_factory=list)
 
 
@@ -80,6 +81,7 @@ def command_tree(app: typer.Typer | None = None) -> Node:
                 continue
             if param.param_type_name == "argument":
                 node.takes_args = True
+                node.arg_choices += _choices(param)
                 continue
             names = [*param.opts, *param.secondary_opts]
             if getattr(param, "is_flag", False) or getattr(param, "count", False):
@@ -119,7 +121,7 @@ def _shared_functions(root: Node) -> list[str]:
             if choices:
                 lines.append(f'        "{" ".join(n.path)}|{opt}") echo "{" ".join(choices)}" ;;')
     lines += ["    esac", "}"]
-    lines += _case_table(root, "_eai_takes_args", lambda n: "yes" if n.takes_args else "")
+    lines += _case_table(root, "_eai_args", lambda n: " ".join(n.arg_choices) or "@files" if n.takes_args else "")
     return lines
 
 
@@ -158,7 +160,9 @@ _eai() {
         return
     fi
     COMPREPLY=($(compgen -W "$(_eai_subcommands "$_eai_path")" -- "$cur"))
-    if [[ -n "$(_eai_takes_args "$_eai_path")" ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi
+    local args="$(_eai_args "$_eai_path")"
+    if [[ "$args" == "@files" ]]; then COMPREPLY+=($(compgen -f -- "$cur"));
+    elif [[ -n "$args" ]]; then COMPREPLY+=($(compgen -W "$args" -- "$cur")); fi
 }
 complete -o filenames -o bashdefault -F _eai eai
 """]
@@ -183,7 +187,8 @@ _eai() {
         return
     fi
     compadd -- ${=$(_eai_subcommands "$_eai_path")}
-    if [[ -n "$(_eai_takes_args "$_eai_path")" ]]; then _files; fi
+    local args="$(_eai_args "$_eai_path")"
+    if [[ "$args" == "@files" ]]; then _files; elif [[ -n "$args" ]]; then compadd -- ${=args}; fi
 }
 compdef _eai eai
 """]
@@ -213,7 +218,9 @@ def _fish(root: Node, header: str) -> str:
             flag = f"-l {opt[2:]}" if opt.startswith("--") else f"-s {opt[1:]}"
             extra = f"-x -a {_fish_quote(' '.join(choices))}" if choices else "-r -F"
             lines.append(f"complete -c eai -n {quoted} {flag} {extra}")
-        if node.takes_args and node.path:
+        if node.arg_choices:
+            lines.append(f"complete -c eai -n {quoted} -x -a {_fish_quote(' '.join(node.arg_choices))}")
+        elif node.takes_args and node.path:
             lines.append(f"complete -c eai -n {quoted} -F")
     return "\n".join(lines) + "\n"
 

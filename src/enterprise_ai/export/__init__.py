@@ -129,8 +129,15 @@ def export_manifests(manifests: list[tuple[dict[str, Any], str]], target: str, *
     entries: list[dict[str, Any]] = []
     failures: list[str] = []
     seen: dict[str, str] = {}
+    by_name: dict[str, tuple[dict[str, Any], str]] = {}
     for manifest, where in manifests:
         _check(manifest, where)
+        name = manifest["metadata"]["name"]
+        if name in by_name:
+            if by_name[name][0] != manifest:
+                failures.append(f"tool '{name}' is defined twice, differently: {by_name[name][1]} and {where}")
+            continue  # the same tool given twice (a manifest file and its code): exported once
+        by_name[name] = (manifest, where)
         try:
             entry = export_entry(manifest, target, strict=strict)
         except FindingsError as exc:

@@ -8,6 +8,8 @@ results are only ever stored redacted"). Public names:
   :class:`DlpOutcome` (a deep-redacted copy, the detections, and whether a ``block`` rule fired);
 * :func:`default_rules` - the built-in detectors, all with the action ``redact``.
 
+:class:`DlpRule`, :func:`default_rules` and the validators live in :mod:`enterprise_ai.gateway.dlp_rules`.
+
 Built-in detectors (applied in this order, each to the text left by the previous ones):
 
 ==================  ===========================================================================================
@@ -39,166 +41,14 @@ a blocked call is safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from enterprise_ai.errors import UsageError
+from enterprise_ai.gateway.dlp_rules import ACTIONS, Action, DlpRule, default_rules, iban_valid, luhn_valid
 
-Action = Literal["redact", "block"]
-ACTIONS: tuple[str, ...] = ("redact", "block")
-
-__all__ = ["ACTIONS", "DlpOutcome", "DlpRule", "DlpScanner", "default_rules", "iban_valid", "luhn_valid"]
-
-
-def luhn_valid(text: str) -> bool:
-    """True when the digits of ``text`` (other characters ignored) pass the Luhn check (ISO/IEC 7812-1)."""
-    digits = [int(c) for c in text if c.isdigit()]
-    if not 13 <= len(digits) <= 19:
-        return False
-    total = 0
-    for index, digit in enumerate(reversed(digits)):
-        if index % 2 == 1:
-            digit *= 2
-            if digit > 9:
-                digit -= 9
-        total += digit
-    return total % 10 == 0
-
-
-def iban_valid(text: str) -> bool:
-    """True when ``text`` (spaces ignored, any case) is an IBAN whose ISO 7064 mod-97 check gives 1.
-
-    Length 15-34, two letters, two check digits, then letters and digits (ISO 13616-1).
-    """
-    compact = text.replace(" ", "").upper()
-    if not 15 <= len(compact) <= 34 or not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", compact):
-        return False
-    rearranged = compact[4:] + compact[:4]
-    number = "".join(str(int(c, 36)) for c in rearranged)
-    return int(number) % 97 == 1
-
-
-@dataclass(frozen=True)
-class DlpRule:
-    """One detector and what to do with its matches.
-
-    Args:
-        type: the detection type, reported in detections and in the ``[REDACTED:<type>]`` placeholder.
-        action: ``redact`` (replace the match, let the call go on) or ``block`` (also refuse the call).
-        pattern: a regular expression (text or compiled); text is compiled once here.
-        validator: optional ``fn(matched_text) -> bool``; a match it rejects is not a detection (Luhn, mod-97).
-        group: the group of the pattern that is replaced (0, the default, is the whole match); lets a rule
-            keep context, e.g. ``api_key=`` before the redacted value.
-        flags: ``re`` flags used when ``pattern`` is text.
-
-    Raises:
-        ValueError: an unknown action, an empty type, or a pattern that does not compile.
-    """
-
-    type: str
-    action: Action = "redact"
-    pattern: str | re.Pattern[str] = ""
-    validator: Callable[[str], bool] | None = None
-    group: int = 0
-    flags: int = 0
-    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if not self.type:
-            raise ValueError("a DLP rule needs a type")
-        if self.action not in ACTIONS:
-            raise ValueError(f"DLP rule {self.type!r}: action must be 'redact' or 'block', not {self.action!r}")
-        if not self.pattern:
-            raise ValueError(f"DLP rule {self.type!r}: a pattern is required")
-        try:
-            regex = self.pattern if isinstance(self.pattern, re.Pattern) else re.compile(self.pattern, self.flags)
-        except re.error as exc:
-            raise ValueError(f"DLP rule {self.type!r}: bad pattern: {exc}") from None
-        if self.group > regex.groups:
-            raise ValueError(f"DLP rule {self.type!r}: the pattern has no group {self.group}")
-        object.__setattr__(self, "regex", regex)
-
-    @property
-    def placeholder(self) -> str:
-        """The replacement text, ``[REDACTED:<type>]``."""
-        return f"[REDACTED:{self.type}]"
-
-    def with_action(self, action: Action) -> DlpRule:
-        """A copy of this rule with another action."""
-        return DlpRule(self.type, action, self.regex, self.validator, self.group)
-
-    def redact(self, text: str) -> tuple[str, int]:
-        """``(text with every valid match replaced, number of matches replaced)``."""
-        count = 0
-        placeholder = self.placeholder
-
-        def replace(match: re.Match[str]) -> str:
-            nonlocal count
-            target = match.group(self.group)
-            if target is None or (self.validator is not None and not self.validator(target)):
-                return match.group(0)
-            count += 1
-            if self.group == 0:
-                return placeholder
-            whole, start = match.group(0), match.start(0)
-            return whole[: match.start(self.group) - start] + placeholder + whole[match.end(self.group) - start :]
-
-        result = self.regex.sub(replace, text)
-        return result, count
-
-
-_TOKEN_CHARS = r"A-Za-z0-9\-._~+/"
-_DEFAULT_PATTERNS: dict[str, tuple[str, Callable[[str], bool] | None, int]] = {
-    "bearer_token": (rf"\b[Bb][Ee][Aa][Rr][Ee][Rr][ \t]+(?=[A-Za-z\-._~+/]*\d)[{_TOKEN_CHARS}]{{8,}}=*", None, 0),
-    "api_key": (
-        r"(?<![A-Za-z0-9])(?:"
-        r"sk-[A-Za-z0-9_\-]{16,}"
-        r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
-        r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
-        r"|xox[abprs]-[A-Za-z0-9\-]{10,}"
-        r"|AIza[0-9A-Za-z_\-]{35}"
-        r")(?![A-Za-z0-9])"
-        r"|(?i:\b(?:api[_\-]?key|secret(?:[_\-]?key)?|access[_\-]?token|password)\b[\"']?\s*[:=]\s*[\"']?)"
-        r"([^\s\"'&,;]{6,})",
-        None,
-        0,
-    ),
-    "email": (r"(?<![\w.+\-])[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-]+)*"
-              r"@(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\b", None, 0),
-    "iban": (r"\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?\b", iban_valid, 0),
-    "payment_card": (r"(?<![\d\-])\d(?:[ \-]?\d){12,18}(?![\d])", luhn_valid, 0),
-}
-
-
-def default_rules(action: Action = "redact") -> list[DlpRule]:
-    """The built-in detectors (see the module docstring), in the order they are applied."""
-    rules = []
-    for name, (pattern, validator, group) in _DEFAULT_PATTERNS.items():
-        rules.append(_ApiKeyRule(name, action, pattern, validator, group) if name == "api_key"
-                     else DlpRule(name, action, pattern, validator, group))
-    return rules
-
-
-class _ApiKeyRule(DlpRule):
-    """The ``api_key`` rule: a known key shape is replaced whole; a generic assignment keeps its name."""
-
-    def redact(self, text: str) -> tuple[str, int]:
-        count = 0
-        placeholder = self.placeholder
-
-        def replace(match: re.Match[str]) -> str:
-            nonlocal count
-            count += 1
-            value_start = match.start(1)
-            if value_start < 0:
-                return placeholder
-            return match.group(0)[: value_start - match.start(0)] + placeholder
-
-        return self.regex.sub(replace, text), count
-
-    def with_action(self, action: Action) -> DlpRule:
-        return _ApiKeyRule(self.type, action, self.regex, self.validator, self.group)
+__all__ = ["ACTIONS", "Action", "DlpOutcome", "DlpRule", "DlpScanner", "default_rules", "iban_valid", "luhn_valid"]
 
 
 @dataclass

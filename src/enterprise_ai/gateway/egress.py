@@ -18,7 +18,8 @@ Allow-list entries (one string each):
 A URL is refused before any pattern is tried when it is not a well-formed ``http``/``https`` URL: another
 scheme, no host, userinfo (``user:pass@host`` tricks such as ``http://127.0.0.1@evil.example``), a
 backslash, whitespace or control characters, a percent-encoded host, an invalid port, or a path with dot
-segments (``/v1/../admin``, ``%2e``) that a server could resolve outside an allowed prefix. Hosts are
+segments (``/v1/../admin``, ``%2e``) that a server could resolve outside an allowed prefix, or a non-ASCII
+host (IDNA maps ``ⓛocalhost`` to ``localhost``: internationalised names must be written in punycode). Hosts are
 compared lower-case, without a trailing dot; IPv6 literals are written in brackets (``http://[::1]:*``).
 Nothing is resolved: a pattern matches names, not addresses (so ``http://2130706433/`` is not
 ``127.0.0.1``, and is refused by the default policy).
@@ -105,6 +106,8 @@ class EgressPolicy:
         if scheme not in _SCHEMES or "@" in parts.netloc or not parts.hostname or "%" in parts.netloc:
             return None
         host = _normalize_host(parts.hostname)
+        if not host.isascii():  # IDNA would map it to another name: internationalised hosts go in punycode
+            return None
         if ":" in host:  # IPv6 literal: urlsplit strips the brackets
             host = f"[{host}]"
         effective_port = port if port is not None else _DEFAULT_PORTS[scheme]

@@ -126,14 +126,12 @@ def _pointer(loc: tuple[Any, ...] | list[Any]) -> str:
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method some route accepts on the request's path (Starlette lists only the first route's)."""
-    from starlette.routing import Match
-
+    """Every method the OpenAPI document lists for the request's path (Starlette names only one route's)."""
+    path = request.url.path
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches({**request.scope, "method": "\x00"})
-        if match != Match.NONE and getattr(route, "methods", None):
-            methods |= set(route.methods)
+    for template, item in request.app.openapi().get("paths", {}).items():
+        if re.fullmatch(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)), path):
+            methods |= {m.upper() for m in item}
     return sorted(methods)
 
 

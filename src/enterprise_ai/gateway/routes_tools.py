@@ -71,7 +71,7 @@ def bad_cursor() -> ApiError:
              responses={200: {"model": Tool, "description": "updated or unchanged (see apply_status)"},
                         **errors_for(401, 403, s422="invalid_manifest: details.errors [{path, message}]")})
 async def apply_tool(
-    manifest: Any = Body(..., description="A Tool Manifest (MANIFEST.md)."),  # noqa: B008
+    manifest: Any = Body(None, description="A Tool Manifest (MANIFEST.md)."),  # noqa: B008
     caller: Principal = Depends(principal), gw: Gateway = Depends(gateway),  # noqa: B008
 ) -> Any:
     """Create or update a tool from its manifest; ``apply_status`` says ``created`` (201), ``updated`` or

@@ -30,6 +30,11 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any
 
+try:  # imported here, never in the child between fork and exec (an import there could deadlock)
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
+
 if TYPE_CHECKING:  # pragma: no cover
     from enterprise_ai.gateway.executors import ExecutionResult
 
@@ -44,19 +49,18 @@ _OPEN_FILES = 256
 
 
 def _limits_preexec(cpu_seconds: int, memory_bytes: int | None) -> Any:
-    def apply() -> None:  # runs in the child, between fork and exec: keep it tiny, never raise
-        try:
-            import resource
-        except ImportError:  # pragma: no cover - not POSIX
-            return
-        wanted = [
-            (resource.RLIMIT_CPU, cpu_seconds),
-            (resource.RLIMIT_FSIZE, _FILE_SIZE_BYTES),
-            (resource.RLIMIT_NOFILE, _OPEN_FILES),
-            (resource.RLIMIT_CORE, 0),
-        ]
-        if memory_bytes:
-            wanted.append((resource.RLIMIT_AS, memory_bytes))
+    if resource is None:  # pragma: no cover - not POSIX
+        return None
+    wanted = [
+        (resource.RLIMIT_CPU, cpu_seconds),
+        (resource.RLIMIT_FSIZE, _FILE_SIZE_BYTES),
+        (resource.RLIMIT_NOFILE, _OPEN_FILES),
+        (resource.RLIMIT_CORE, 0),
+    ]
+    if memory_bytes:
+        wanted.append((resource.RLIMIT_AS, memory_bytes))
+
+    def apply() -> None:  # runs in the child between fork and exec: no import, no lock, never raises
         for which, value in wanted:
             try:
                 _, hard = resource.getrlimit(which)

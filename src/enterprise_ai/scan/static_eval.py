@@ -85,6 +85,7 @@ class Evaluator:
         self.stack: list[tuple[str, str]] = []
         self.aliases: dict[tuple[str, str], Any] = {}
         self.built_ids: set[int] = set()
+        self.annotations: dict[tuple[str, bytes], Any] = {}
         self._safe_calls: set[Any] | None = None
 
     # -- names -------------------------------------------------------------------------
@@ -164,10 +165,10 @@ class Evaluator:
         raise Unresolved(f"{source}.{attr} comes from a module outside the scanned tree ({source})")
 
     # -- expressions -----------------------------------------------------------------------
-    def eval(self, module: ParsedModule, node: ast.AST) -> Any:
-        """Evaluate an annotation or literal expression (raises :class:`Unresolved`)."""
+    def eval(self, module: ParsedModule, node: ast.AST, ann: bool = False) -> Any:
+        """Evaluate an expression (raises :class:`Unresolved`); with ``ann``, a string is a forward reference."""
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, str) and getattr(node, "_annotation", False):
+            if ann and isinstance(node.value, str):
                 return self.eval_string_annotation(module, node.value)
             return node.value
         if isinstance(node, ast.Name):
@@ -184,13 +185,13 @@ class Evaluator:
             raise Unresolved(f"cannot read the attribute {node.attr!r} statically")
         if isinstance(node, ast.Subscript):
             base = self.eval(module, node.value)
-            args = self._subscript_args(module, base, node.slice)
+            args = self._subscript_args(module, base, node.slice)  # generic arguments are annotations
             try:
                 return base[args]
             except Exception as exc:  # noqa: BLE001 - a bad subscript in user code
                 raise Unresolved(f"invalid subscript: {exc}") from None
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            left, right = self.eval(module, node.left), self.eval(module, node.right)
+            left, right = self.eval(module, node.left, ann), self.eval(module, node.right, ann)
             if not isinstance(node.op, ast.BitOr) and not _bounded(left, right, node.op):
                 raise Unresolved(f"`{_short(node)}` is not a plain literal computation")
             try:
@@ -202,7 +203,7 @@ class Evaluator:
             if isinstance(value, (int, float, complex)) and not isinstance(value, bool):
                 return -value if isinstance(node.op, ast.USub) else value
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            items = [self.eval(module, elt) for elt in node.elts]
+            items = [self.eval(module, elt, ann) for elt in node.elts]
             return {ast.Tuple: tuple, ast.List: list, ast.Set: set}[type(node)](items)
         if isinstance(node, ast.Dict) and None not in node.keys:
             return {self.eval(module, k): self.eval(module, v) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
@@ -215,13 +216,31 @@ class Evaluator:
             expr = ast.parse(text.strip(), mode="eval").body
         except SyntaxError:
             raise Unresolved(f"the string annotation {text!r} is not valid Python") from None
-        mark_annotation(expr)
-        return self.eval(module, expr)
+        return self.eval(module, expr, ann=True)
 
     def annotation(self, module: ParsedModule, node: ast.AST) -> Any:
-        """Evaluate ``node`` as an annotation (strings inside it are forward references)."""
-        mark_annotation(node)
-        return self.eval(module, node)
+        """Evaluate ``node`` as an annotation (strings inside it are forward references).
+
+        Results (and failures) are cached by module and source text of one-line annotations, outside
+        class rebuilding (where a self-reference is kept as a name).
+        """
+        key = None
+        if not self.building and module.lines and getattr(node, "end_lineno", None) == node.lineno:  # type: ignore[attr-defined]
+            key = (module.name, module.lines[node.lineno - 1][node.col_offset : node.end_col_offset])  # type: ignore[attr-defined]
+            hit = self.annotations.get(key)
+            if hit is not None:
+                if isinstance(hit, Unresolved):
+                    raise hit
+                return hit[0]
+        try:
+            value = self.eval(module, node, ann=True)
+        except Unresolved as exc:
+            if key is not None:
+                self.annotations[key] = exc
+            raise
+        if key is not None:
+            self.annotations[key] = (value,)
+        return value
 
     def _subscript_args(self, module: ParsedModule, base: Any, node: ast.AST) -> Any:
         import typing
@@ -231,16 +250,15 @@ class Evaluator:
         if origin == "Literal":
             values = tuple(self._plain(module, e) for e in elts)
         elif origin == "Annotated":
-            values = (self.eval(module, elts[0]), *(self._plain(module, e) for e in elts[1:]))
+            values = (self.eval(module, elts[0], ann=True), *(self._plain(module, e) for e in elts[1:]))
         elif base is typing.Callable or origin == "Callable":
             raise Unresolved("Callable parameters cannot be expressed in JSON Schema")
         else:
-            values = tuple(self.eval(module, e) for e in elts)
+            values = tuple(self.eval(module, e, ann=True) for e in elts)
         return values if isinstance(node, ast.Tuple) or origin in {"Literal", "Annotated"} and len(values) > 1 else values[0]
 
     def _plain(self, module: ParsedModule, node: ast.AST) -> Any:
-        """Evaluate without treating strings as forward references (Literal values, metadata)."""
-        unmark_annotation(node)
+        """Evaluate without treating strings as forward references (Literal values, metadata, defaults)."""
         return self.eval(module, node)
 
     def call(self, module: ParsedModule, node: ast.Call) -> Any:
@@ -307,18 +325,6 @@ def _bounded(left: Any, right: Any, op: ast.operator) -> bool:
 def _opaque_factory() -> Any:
     """Stands for a ``default_factory`` the static scan cannot read (a lambda): schemas never call it."""
     raise RuntimeError("default_factory not available in the static scan")
-
-
-def mark_annotation(node: ast.AST) -> None:
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-            sub._annotation = True  # type: ignore[attr-defined]
-
-
-def unmark_annotation(node: ast.AST) -> None:
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Constant):
-            sub._annotation = False  # type: ignore[attr-defined]
 
 
 def _safe_module(name: str | None) -> bool:

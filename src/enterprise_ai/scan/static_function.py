@@ -1,10 +1,11 @@
 """A stand-in function with the signature of a parsed ``def``, for the SDK's schema code to read.
 
-The static scan never runs the user's function. It generates ``def name(params...) -> R: pass`` whose
-annotations are the objects :class:`~enterprise_ai.scan.static_eval.Evaluator` rebuilt and whose
-defaults are the literal defaults, sets ``__doc__`` (the raw docstring, as the compiler stores it),
-``__name__``, ``__qualname__`` and ``__module__``, and hands it to ``LocalTool``: the exact schema code
-of the import scan runs on an equivalent function, which is what makes the two scans agree byte for byte.
+The static scan never runs the user's function. It makes a do-nothing function whose signature
+(``__signature__``) has the parameters of the parsed ``def``, with the annotation objects
+:class:`~enterprise_ai.scan.static_eval.Evaluator` rebuilt and the literal defaults, and whose
+``__doc__``, ``__name__``, ``__qualname__`` and ``__module__`` are the source's, and hands it to
+``LocalTool``: the exact schema code of the import scan runs on an equivalent function, which is what
+makes the two scans agree byte for byte.
 
 What cannot be read is not guessed:
 
@@ -17,6 +18,8 @@ What cannot be read is not guessed:
 from __future__ import annotations
 
 import ast
+import inspect
+import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,33 +49,41 @@ class StandIn:
     unknown_defaults: dict[str, str] = field(default_factory=dict)
 
 
+def _stub(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+async def _async_stub(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
 def make_stand_in(ev: Evaluator, module: ParsedModule, node: ast.FunctionDef | ast.AsyncFunctionDef, *, skip_first: bool = False) -> StandIn:
-    """Build the stand-in of ``node``; ``skip_first`` drops a leading ``ToolCallbackContext`` parameter."""
-    namespace: dict[str, Any] = {"__name__": module.name, "__builtins__": {}}
+    """Build the stand-in of ``node``; ``skip_first`` drops a leading ``ToolCallbackContext`` parameter.
+
+    The stand-in is a new function object on a do-nothing code object (async for ``async def``), with
+    ``__signature__`` (what :func:`inspect.signature` reads), ``__annotations__``, ``__doc__`` (the raw
+    docstring, as the compiler stores it), ``__name__``, ``__qualname__`` and ``__module__`` of the source.
+    """
     result = StandIn(fn=None)
+    empty = inspect.Parameter.empty
 
-    def bind(value: Any) -> str:
-        key = f"_eai_{len(namespace)}"
-        namespace[key] = value
-        return key
-
-    def annotation(name: str, expr: ast.expr | None) -> str:
+    def annotation(name: str, expr: ast.expr | None) -> Any:
         if expr is None:
-            return ""
+            return empty
         try:
-            return ": " + bind(ev.annotation(module, expr))
+            return ev.annotation(module, expr)
         except Unresolved as exc:
             result.unresolved[name] = exc.reason
-            return ": " + bind(typing.Any)
+            return typing.Any
 
-    def default(name: str, expr: ast.expr | None) -> str:
+    def default(name: str, expr: ast.expr | None) -> Any:
         if expr is None:
-            return ""
+            return empty
         try:
-            return " = " + bind(ev._plain(module, expr))
+            return ev._plain(module, expr)
         except Unresolved as exc:
             result.unknown_defaults[name] = exc.reason
-            return " = " + bind(UNKNOWN_DEFAULT)
+            return UNKNOWN_DEFAULT
 
     args = node.args
     positional = [*args.posonlyargs, *args.args]
@@ -80,29 +91,29 @@ def make_stand_in(ev: Evaluator, module: ParsedModule, node: ast.FunctionDef | a
     n_posonly = len(args.posonlyargs)
     if skip_first and positional:
         positional, defaults, n_posonly = positional[1:], defaults[1:], max(n_posonly - 1, 0)
-    parts: list[str] = []
+    kinds = inspect.Parameter
+    params: list[inspect.Parameter] = []
     for i, (arg, dflt) in enumerate(zip(positional, defaults)):
-        parts.append(arg.arg + annotation(arg.arg, arg.annotation) + default(arg.arg, dflt))
-        if i == n_posonly - 1:
-            parts.append("/")
+        kind = kinds.POSITIONAL_ONLY if i < n_posonly else kinds.POSITIONAL_OR_KEYWORD
+        params.append(inspect.Parameter(arg.arg, kind, default=default(arg.arg, dflt), annotation=annotation(arg.arg, arg.annotation)))
     if args.vararg:
-        parts.append("*" + args.vararg.arg + annotation(args.vararg.arg, args.vararg.annotation))
-    elif args.kwonlyargs:
-        parts.append("*")
+        params.append(inspect.Parameter(args.vararg.arg, kinds.VAR_POSITIONAL, annotation=annotation(args.vararg.arg, args.vararg.annotation)))
     for arg, dflt in zip(args.kwonlyargs, args.kw_defaults):
-        parts.append(arg.arg + annotation(arg.arg, arg.annotation) + default(arg.arg, dflt))
+        params.append(inspect.Parameter(arg.arg, kinds.KEYWORD_ONLY, default=default(arg.arg, dflt), annotation=annotation(arg.arg, arg.annotation)))
     if args.kwarg:
-        parts.append("**" + args.kwarg.arg + annotation(args.kwarg.arg, args.kwarg.annotation))
-    returns = ""
+        params.append(inspect.Parameter(args.kwarg.arg, kinds.VAR_KEYWORD, annotation=annotation(args.kwarg.arg, args.kwarg.annotation)))
+    returns: Any = empty
     if node.returns is not None:
         try:
-            returns = " -> " + bind(ev.annotation(module, node.returns))
+            returns = ev.annotation(module, node.returns)
         except Unresolved as exc:
             result.unresolved["return"] = exc.reason
-    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-    source = f"{prefix} {node.name}({', '.join(parts)}){returns}:\n    pass\n"
-    exec(compile(source, f"<eai static {module.name}.{node.name}>", "exec", dont_inherit=True), namespace)  # noqa: S102 - generated code only
-    fn = namespace[node.name]
+    stub = _async_stub if isinstance(node, ast.AsyncFunctionDef) else _stub
+    fn = types.FunctionType(stub.__code__, {"__name__": module.name}, node.name)
+    fn.__signature__ = inspect.Signature(params, return_annotation=returns)  # type: ignore[attr-defined]
+    fn.__annotations__ = {p.name: p.annotation for p in params if p.annotation is not empty}
+    if returns is not empty:
+        fn.__annotations__["return"] = returns
     fn.__doc__ = ast.get_docstring(node, clean=False)
     fn.__qualname__ = node.name
     fn.__module__ = module.name

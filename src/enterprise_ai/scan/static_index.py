@@ -43,6 +43,7 @@ class ParsedModule:
         imports: local name -> ``(module, attribute)``; attribute is None for ``import x [as y]``.
         star_imports: modules imported with ``from m import *``, in order.
         defs: top-level name -> the last statement binding it (ClassDef, FunctionDef or Assign value).
+        lines: the source lines, as bytes (AST column offsets count UTF-8 bytes).
     """
 
     name: str
@@ -52,6 +53,7 @@ class ParsedModule:
     imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     star_imports: list[str] = field(default_factory=list)
     defs: dict[str, ast.AST] = field(default_factory=dict)
+    lines: list[bytes] = field(default_factory=list, repr=False)
 
     @property
     def package(self) -> str:
@@ -93,7 +95,8 @@ def parse_file(path: Path, name: str) -> ParsedModule:
         raise ParseFailure("the code is too deeply nested to parse") from None
     except ValueError as exc:  # null bytes, bad encoding declaration
         raise ParseFailure(f"cannot parse the file: {exc}") from None
-    module = ParsedModule(name=name, path=path, tree=tree, is_package=path.name == "__init__.py")
+    module = ParsedModule(name=name, path=path, tree=tree, is_package=path.name == "__init__.py",
+                          lines=source.splitlines() if source.isascii() else [])  # ASCII: bytes are columns
     _index_statements(module)
     return module
 

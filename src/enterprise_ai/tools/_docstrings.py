@@ -25,7 +25,7 @@ import inspect
 import re
 from dataclasses import dataclass, field
 
-from docstring_parser import Docstring, DocstringStyle, ParseError
+from docstring_parser import Docstring, DocstringStyle
 from docstring_parser import google, numpydoc, rest
 
 __all__ = ["ParsedDocstring", "first_paragraph", "parse_docstring"]
@@ -101,9 +101,10 @@ def _is_section_start(lines: list[str], i: int) -> bool:
     if _FIELD_LINE.match(line):
         return True
     title = line[:-1] if line.endswith(":") else line
-    if title.lower() in _SECTION_TITLES and (line.endswith(":") or (i + 1 < len(lines) and _UNDERLINE.match(lines[i + 1]))):
-        return True
-    return False
+    if title.lower() not in _SECTION_TITLES:
+        return False
+    underlined = i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1]))  # NumPy header
+    return line.endswith(":") or underlined
 
 
 def first_paragraph(doc: str | None) -> str | None:
@@ -126,10 +127,10 @@ def first_paragraph(doc: str | None) -> str | None:
 def _best_parse(doc: str) -> Docstring | None:
     """Parse with every style and keep the one that found the most sections (docstring-parser's AUTO rule)."""
     results = []
-    for style, parse in _PARSERS.items():
+    for parse in _PARSERS.values():
         try:
             results.append(parse(doc))
-        except (ParseError, Exception):  # a docstring that does not parse is never fatal
+        except Exception:  # ParseError or anything else: a docstring that does not parse is never fatal
             continue
     if not results:
         return None

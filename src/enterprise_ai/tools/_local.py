@@ -100,6 +100,10 @@ class LocalTool:
             functools.update_wrapper(self, fn)  # __name__, __doc__, __module__, __qualname__, __wrapped__
         except Exception:  # pragma: no cover - exotic callables
             self.__wrapped__ = fn
+        self._options = {"name": name, "description": description, "action": action, "scopes": scopes,
+                         "data_classification": data_classification, "requires_approval": requires_approval,
+                         "side_effects": side_effects, "idempotent": idempotent, "version": version,
+                         "owner": owner, "risk_level": risk_level}
         target, *_ = _signature_target(fn)
         self.__name__ = getattr(target, "__name__", None) or type(target).__name__
         self.__doc__ = _doc_of(target)
@@ -107,7 +111,7 @@ class LocalTool:
         self.name = name or tool_name(fn)
         self.description = description or first_paragraph(self.__doc__) or self.name
         self.action = action
-        self.scopes = list(scopes) if scopes else []
+        self.scopes = [scopes] if isinstance(scopes, str) else list(scopes or [])
         self.data_classification = data_classification
         self.requires_approval = bool(requires_approval)
         self.side_effects = action != "read" if side_effects is None else bool(side_effects)
@@ -116,8 +120,6 @@ class LocalTool:
         self.owner = owner
         self.risk_level = risk_level
         self.is_async = _is_async(fn)
-        self._options = {k: getattr(self, k) for k in _OPTIONS if k not in ("name", "description")}
-        self._options.update(name=name, description=description)
         self._analysis: Analysis | None = None
         self._overrides: dict[str, Any] = {}
         self._validators: dict[str, Any] | None = None
@@ -156,8 +158,12 @@ class LocalTool:
         return fn(*args, **kwargs)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        """Used as a method: ``instance.tool`` is a LocalTool of the bound method (``self`` leaves the schema)."""
-        if obj is None or not hasattr(self.fn, "__get__"):
+        """Used as a method: ``instance.tool`` is a LocalTool of the bound method (``self`` leaves the schema).
+
+        ``@tool`` above ``@classmethod`` binds to the class on ``Class.tool`` too.
+        """
+        if isinstance(self.fn, staticmethod) or (obj is None and not isinstance(self.fn, classmethod)) \
+                or not hasattr(self.fn, "__get__"):
             return self
         return LocalTool(self.fn.__get__(obj, objtype), **self._options)
 

@@ -8,6 +8,7 @@ names, so the local output formats (text, json, github, junit, sarif) show it li
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: rule id given to a server error that names no rule of the local catalogue
 DEFAULT_REMOTE_RULE = "manifest.schema"
+#: a rule id at the end of a server message: ``"... add it [manifest.schema]"``
+_RULE_TAG = re.compile(r"\s*\[([a-z0-9-]+\.[a-z0-9.-]+)\]\s*$")
 
 
 def to_pointer(path: Any) -> str:
@@ -60,8 +63,9 @@ def remote_findings(
         client: a :class:`~enterprise_ai.tools.ToolsClient` to use instead of opening one.
 
     Returns:
-        one finding per server error; the rule is the error's ``rule`` when the local catalogue
-        knows it, else :data:`DEFAULT_REMOTE_RULE`; ``extra["remote"]`` is True.
+        one finding per server error (severity ``error``) and warning (``warning``); the rule is the
+        error's ``rule``, or the ``[rule.id]`` ending its message, when the local catalogue knows it,
+        else :data:`DEFAULT_REMOTE_RULE`; ``extra["remote"]`` is True.
 
     Raises:
         the client's typed errors (exit 3 not authenticated, 5 ``unknown_contract``, 9 network...).
@@ -79,18 +83,26 @@ def remote_findings(
     try:
         for doc in documents:
             verdict = client.validate_contract(contract, doc.data) or {}
-            for error in verdict.get("errors") or []:
+            listed = [(e, "error") for e in verdict.get("errors") or []]
+            listed += [(w, "warning") for w in verdict.get("warnings") or []]
+            for error, default_severity in listed:
                 if not isinstance(error, dict):
                     error = {"message": str(error)}
                 pointer = to_pointer(error.get("path", error.get("pointer")))
-                rule = error.get("rule") if error.get("rule") in RULES else DEFAULT_REMOTE_RULE
-                severity = error.get("severity") if error.get("severity") in ("error", "warning") else "error"
+                message = str(error.get("message", "invalid"))
+                tagged = _RULE_TAG.search(message)
+                rule = error.get("rule") or (tagged.group(1) if tagged else None)
+                if tagged and tagged.group(1) == rule:
+                    message = message[: tagged.start()].rstrip()
+                rule = rule if rule in RULES else DEFAULT_REMOTE_RULE
+                severity = error.get("severity")
+                severity = severity if severity in ("error", "warning") else default_severity
                 position = doc.position(pointer)
                 findings.append(Finding(
                     rule=rule,
                     severity=severity,
                     pointer=pointer,
-                    message=f"gateway: {error.get('message', 'invalid')}",
+                    message=f"gateway: {message}",
                     file=doc.source,
                     line=position[0] if position else None,
                     column=position[1] if position else None,

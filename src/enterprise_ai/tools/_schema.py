@@ -134,7 +134,8 @@ def _defined_in_class_body(fn: Any) -> bool:
     owner: Any = sys.modules.get(getattr(fn, "__module__", None) or "")
     for part in parts[:-1]:
         owner = getattr(owner, part, None)
-    if isinstance(owner, type) and isinstance(owner.__dict__.get(parts[-1]), staticmethod):
+    attribute = owner.__dict__.get(parts[-1]) if isinstance(owner, type) else None
+    if isinstance(attribute, staticmethod) or isinstance(getattr(attribute, "fn", None), staticmethod):
         return False
     return True
 

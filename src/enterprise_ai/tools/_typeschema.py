@@ -8,12 +8,17 @@ Choices, so that every schema is valid Draft 2020-12 and deterministic:
   referenced as ``#/$defs/<Name>``; the key is the class ``__name__`` (characters outside
   ``[A-Za-z0-9_.-]`` become ``_``; a clash gets ``Name2``, ``Name3``... in the order classes are met);
   ``$defs`` keys are sorted; enums are inlined;
-* formats: ``date-time``, ``date``, ``time``, ``duration``, ``uuid``, ``ipv4``, ``ipv6``; a ``pathlib``
-  path is ``{type: string, format: path}``: Draft 2020-12 has no ``path`` format, but an unknown
-  ``format`` is an annotation validators ignore (Draft 2020-12 Validation, section 7.2), and it is the
-  value pydantic and OpenAPI generators use, so a reader still learns the string is a path;
+* formats: ``date-time``, ``date``, ``time``, ``duration``, ``uuid``, ``ipv4``, ``ipv6`` (all defined by
+  Draft 2020-12 Validation, section 7.3); a ``pathlib`` path is a plain ``{type: string}``: Draft 2020-12
+  defines no ``path`` format, an unknown format is checked by no validator, and ``eai tools validate``
+  warns about one (rule ``schema.unknown-format``). For the same reason, a format pydantic gives a type
+  it knows (``password``, ``file-path``...) is dropped unless Draft 2020-12 defines it;
 * constraints (``Field(ge=1)``, ``annotated_types.MaxLen``...) are turned into keywords by pydantic on a
   stand-in type of the same JSON type, so they match what pydantic validates;
+* descriptions: a class's is the first paragraph of its docstring (not the signature ``dataclasses``
+  writes when there is none); a field's comes from ``Field(description=...)``, ``Annotated[T, "text"]``,
+  ``typing_extensions.Doc``, ``dataclasses.field(metadata={"description": ...})``, or the class docstring
+  (``Attributes:`` / ``:param:``), in that order;
 * no ``$schema`` and no ``title`` keyword anywhere (pydantic's generated titles are noise).
 
 Only the structure of the annotation objects is read (never source files, ``__qualname__`` or ids), so
@@ -23,6 +28,7 @@ the static scan's rebuilt classes give byte-identical schemas.
 from __future__ import annotations
 
 import collections
+import copy
 import dataclasses
 import datetime
 import decimal
@@ -58,7 +64,13 @@ NOT_JSON = object()
 
 
 def json_default(value: Any) -> Any:
-    """``value`` as JSON data, or the ``NOT_JSON`` marker. Enum -> its value, tuple/set -> list, Path -> str."""
+    """A Python default as JSON data (for the ``default`` keyword), or the ``NOT_JSON`` marker.
+
+    ``None``/bool/int/str as is; a finite float; an enum member as its value; a ``pathlib`` path as a
+    POSIX string; date/time as ISO 8601; UUID as a string; list/tuple as a list; set/frozenset as a
+    sorted list (deterministic); a dict with string keys; a pydantic model or dataclass instance as its
+    fields. Anything else (or containing anything else) is ``NOT_JSON``: the caller leaves it out.
+    """
     if value is None or isinstance(value, (bool, int, str)) and not isinstance(value, enum.Enum):
         return value
     if isinstance(value, float):
@@ -102,16 +114,22 @@ _SIMPLE: dict[Any, dict[str, Any]] = {
     float: {"type": "number"},
     str: {"type": "string"},
     bytes: {"type": "string"},
+    bytearray: {"type": "string"},
     datetime.datetime: {"type": "string", "format": "date-time"},
     datetime.date: {"type": "string", "format": "date"},
     datetime.time: {"type": "string", "format": "time"},
     datetime.timedelta: {"type": "string", "format": "duration"},
     uuid.UUID: {"type": "string", "format": "uuid"},
-    pathlib.PurePath: {"type": "string", "format": "path"},
+    pathlib.PurePath: {"type": "string"},  # no "path" format in Draft 2020-12 (see the module docstring)
     ipaddress.IPv4Address: {"type": "string", "format": "ipv4"},
     ipaddress.IPv6Address: {"type": "string", "format": "ipv6"},
     decimal.Decimal: {"anyOf": [{"type": "number"}, {"type": "string"}]},
 }
+FORMATS_2020_12 = frozenset((
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
+    "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+    "relative-json-pointer", "regex",
+))  # Draft 2020-12 Validation, section 7.3
 _ARRAYS = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection, abc.Iterator,
            collections.deque, typing.List, typing.Sequence}
 _SETS = {set, frozenset, abc.Set, abc.MutableSet}
@@ -156,16 +174,28 @@ def _constraint_keywords_cached(stand_in: type, constraints: tuple[Any, ...]) ->
 
     base = TypeAdapter(stand_in).json_schema()
     full = TypeAdapter(te.Annotated[(stand_in, *constraints)]).json_schema()  # type: ignore[misc]
-    return _strip_titles({k: v for k, v in full.items() if base.get(k, NOT_JSON) != v})
+    return _known_format_only(_strip_titles({k: v for k, v in full.items() if base.get(k, NOT_JSON) != v}))
+
+
+def _known_format_only(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop a ``format`` Draft 2020-12 does not define (pydantic's ``password``, ``file-path``...)."""
+    if "format" in schema and schema["format"] not in FORMATS_2020_12:
+        schema = {k: v for k, v in schema.items() if k != "format"}
+    return schema
 
 
 def _constraint_keywords(stand_in: type, constraints: list[Any]) -> dict[str, Any]:
     """JSON Schema keywords (``minimum``, ``maxLength``, ``pattern``...) pydantic derives from constraints."""
+    key = (stand_in, tuple(constraints))
     try:
-        return dict(_constraint_keywords_cached(stand_in, tuple(constraints)))
+        hash(key)
     except TypeError:  # unhashable metadata: no cache
-        return dict(_constraint_keywords_cached.__wrapped__(stand_in, tuple(constraints)))
-    except Exception:
+        compute = _constraint_keywords_cached.__wrapped__
+    else:
+        compute = _constraint_keywords_cached
+    try:
+        return copy.deepcopy(compute(*key))
+    except Exception:  # a constraint pydantic cannot apply to this type: no keyword rather than a crash
         return {}
 
 
@@ -213,6 +243,9 @@ class Builder:
             if tp.__bound__ is not None:
                 return self.schema(tp.__bound__)
             return self._union(tp.__constraints__) if tp.__constraints__ else {}
+        if tp is typing.Tuple or (origin is not None and not args and not isinstance(tp, type)
+                                  and origin is not tuple):
+            return self._class(origin)  # bare typing.List, typing.Dict, typing.Tuple...
         if origin is not None:
             return self._generic(origin, args)
         if isinstance(tp, type):
@@ -268,8 +301,9 @@ class Builder:
     def _generic(self, origin: Any, args: tuple[Any, ...]) -> dict[str, Any]:
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:
-                return {"type": "array", "items": self.schema(args[0])}
-            if args == ((),) or not args:
+                item = self.schema(args[0])
+                return {"type": "array", "items": item} if item else {"type": "array"}
+            if args == ((),) or not args:  # tuple[()]: the empty tuple
                 return {"type": "array", "maxItems": 0}
             return {"type": "array", "prefixItems": [self.schema(a) for a in args], "items": False,
                     "minItems": len(args), "maxItems": len(args)}
@@ -368,10 +402,15 @@ class Builder:
         for f in dataclasses.fields(cls):
             if not f.init:
                 continue
-            has_default = f.default is not dataclasses.MISSING
+            hint, value = hints.get(f.name, _EMPTY), f.default
+            if is_field_info(value):  # pydantic dataclass: x: int = Field(3, ge=0)
+                schema, value = self.annotated(hint, [value]), field_default(value)
+                value = dataclasses.MISSING if value is _EMPTY else value
+            else:
+                schema = self.schema(hint)
+            has_default = value is not dataclasses.MISSING
             missing = not has_default and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
-            default = json_default(f.default) if has_default else NOT_JSON
-            schema = self.schema(hints.get(f.name, _EMPTY))
+            default = json_default(value) if has_default else NOT_JSON
             if isinstance(f.metadata.get("description"), str) and "description" not in schema:
                 schema = {**schema, "description": f.metadata["description"]}  # field(metadata={"description": ...})
             rows.append((f.name, schema, missing, default))
@@ -431,6 +470,15 @@ def _root_annotation(cls: Any) -> Any:
 def _pydantic_leaf(tp: Any) -> dict[str, Any]:
     """Schema of a type pydantic knows (``AnyUrl``, ``EmailStr``...) when it needs no ``$defs``; else ``{}``."""
     try:
+        hash(tp)
+    except TypeError:  # unhashable
+        return _pydantic_leaf_cached.__wrapped__(tp)
+    return copy.deepcopy(_pydantic_leaf_cached(tp))
+
+
+@functools.lru_cache(maxsize=512)
+def _pydantic_leaf_cached(tp: Any) -> dict[str, Any]:
+    try:
         from pydantic import TypeAdapter
 
         schema = TypeAdapter(tp).json_schema()
@@ -438,6 +486,7 @@ def _pydantic_leaf(tp: Any) -> dict[str, Any]:
         return {}
     if "$defs" in schema or "$ref" in repr(schema):
         return {}
-    return _strip_titles(schema)
+    schema = _known_format_only(_strip_titles(schema))
+    return dict(sorted(schema.items(), key=lambda item: item[0] != "type"))  # "type" first, then pydantic's order
 
 

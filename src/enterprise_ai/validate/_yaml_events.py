@@ -147,95 +147,110 @@ def _refuse_node(event: Any, pointer: str) -> None:
                 "remove it", **_where(event)))
 
 
-def _build_one(get_event: Any, index: int, json_mode: bool, max_depth: int) -> Built:
+def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max_depth: int) -> Built:
     """Build one document; the DocumentStartEvent has been consumed. Raises _Refused.
 
-    Hot loop (one pass per event): frames are lists ``[container, pointer, pending, keys, key]`` where
-    ``pending`` is the pointer of the value a mapping waits for (None when it waits for a key),
-    ``keys`` maps each key to its line (None for sequences) and ``key`` is the pending key.
+    Hot loop, one pass per event. A frame is ``[container, pointer, pending, keys, key]``: for a
+    mapping, ``pending`` is the pointer of the value it waits for (None while it waits for a key),
+    ``keys`` maps each key to its line and ``key`` is the pending key; for a sequence ``pending`` is
+    ``""`` and ``keys`` None. The root sits in a one-slot pseudo-mapping waiting for pointer ``""``.
     """
-    positions: dict[str, tuple[int, int]] = {}
+    mark = peek_event().start_mark
+    positions: dict[str, tuple[int, int]] = {"": (mark.line + 1, mark.column + 1)}
     raw: dict[str, str] = {}
-    stack: list[list[Any]] = []
-    root: Any = None
+    holder: list[Any] = [None]
+    stack: list[list[Any]] = [[holder, "", "", {}, 0]]
     scalar_cls, mapping_cls, sequence_cls = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
-    end_classes = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    plain_special = _PLAIN_SPECIAL
+    special, keywords = _PLAIN_SPECIAL, _KEYWORDS
     while True:
         event = get_event()
         cls = event.__class__
-        if cls in end_classes:
-            stack.pop()
-            continue
-        if cls is yaml.DocumentEndEvent:
-            return Built(root, index, positions, raw)
-        frame = stack[-1] if stack else None
-        if frame is not None and frame[3] is not None and frame[2] is None:
-            # A mapping key: a plain string, never a collection, alias, anchor or non-str tag.
-            if cls is not scalar_cls or event.anchor is not None or event.tag not in (None, "!", _CORE + "str"):
-                if cls is not scalar_cls and cls is not yaml.AliasEvent:
+        frame = stack[-1]
+        pending = frame[2]
+        if cls is scalar_cls and event.anchor is None and event.tag is None:
+            value = event.value
+            if pending is None:  # a mapping key
+                keys = frame[3]
+                mark = event.start_mark
+                pointer = frame[1] + "/" + (value if "/" not in value and "~" not in value else _escape(value))
+                if value in keys:
                     raise _Refused(make_finding(
-                        "load.syntax", frame[1], "mapping keys must be plain strings, not mappings or lists",
-                        **_where(event)))
-                _refuse_node(event, frame[1])
-            key = event.value
-            mark = event.start_mark
-            line = mark.line + 1
+                        "load.duplicate-key", pointer, f"duplicate key {value!r} at line {mark.line + 1} (first at "
+                        f"line {keys[value]}): keep only one of them", line=mark.line + 1, column=mark.column + 1))
+                keys[value] = mark.line + 1
+                frame[2] = pointer
+                frame[4] = value
+                positions[pointer] = (mark.line + 1, mark.column + 1)
+                continue
             keys = frame[3]
-            pointer = frame[1] + "/" + (key if "/" not in key and "~" not in key else _escape(key))
-            if key in keys:
-                raise _Refused(make_finding(
-                    "load.duplicate-key", pointer, f"duplicate key {key!r} at line {line} (first at line {keys[key]}): "
-                    "keep only one of them", line=line, column=mark.column + 1))
-            keys[key] = line
-            frame[2] = pointer
-            frame[4] = key
-            positions[pointer] = (line, mark.column + 1)
-            continue
-        if frame is None:
-            pointer = ""
-            mark = event.start_mark
-            positions[""] = (mark.line + 1, mark.column + 1)
-        elif frame[3] is not None:
-            pointer = frame[2]
-        else:
-            pointer = f"{frame[1]}/{len(frame[0])}"
-            mark = event.start_mark
-            positions[pointer] = (mark.line + 1, mark.column + 1)
-        tag = event.tag if cls is not yaml.AliasEvent else None
-        if event.anchor is not None or (tag is not None and tag != "!") or cls is yaml.AliasEvent:
-            _refuse_node(event, pointer)
-        if cls is scalar_cls:
-            value: Any = event.value
-            if tag is not None and tag != "!":
-                value = _tagged(tag, value, event, pointer)
-            elif not event.style:
-                if json_mode or not value or value[0] in plain_special or value in _KEYWORDS:
+            if keys is None:
+                pointer = f"{frame[1]}/{len(frame[0])}"
+                mark = event.start_mark
+                positions[pointer] = (mark.line + 1, mark.column + 1)
+            else:
+                pointer = pending
+            if not event.style:
+                if json_mode or not value or value[0] in special or value in keywords:
                     value = _plain(value, event, pointer, json_mode)
                     if value is not None and not isinstance(value, str):
                         raw[pointer] = event.value
             elif json_mode and event.style != '"':
+                raise _Refused(make_finding("load.syntax", pointer, "JSON strings need double quotes", **_where(event)))
+            if keys is None:
+                frame[0].append(value)
+            else:
+                frame[0][frame[4]] = value
+                frame[2] = None
+            continue
+        if cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            stack.pop()
+            continue
+        if cls is yaml.DocumentEndEvent:
+            return Built(holder[0], index, positions, raw)
+        # A collection, an alias, or a scalar with an anchor or a tag (rare: the slow path).
+        if pending is None:
+            if cls is not scalar_cls and cls is not yaml.AliasEvent:
                 raise _Refused(make_finding(
-                    "load.syntax", pointer, "JSON strings need double quotes", **_where(event)))
+                    "load.syntax", frame[1], "mapping keys must be plain strings, not mappings or lists",
+                    **_where(event)))
+            _refuse_node(event, frame[1])  # raises, except for a core tag: the key is its text
+            value = event.value
+            pointer = frame[1] + "/" + _escape(value)
+            if value in frame[3]:
+                raise _Refused(make_finding(
+                    "load.duplicate-key", pointer, f"duplicate key {value!r} (first at line {frame[3][value]}): "
+                    "keep only one of them", **_where(event)))
+            frame[3][value] = event.start_mark.line + 1
+            frame[2], frame[4] = pointer, value
+            positions[pointer] = (event.start_mark.line + 1, event.start_mark.column + 1)
+            continue
+        if frame[3] is None:
+            pointer = f"{frame[1]}/{len(frame[0])}"
+            positions[pointer] = (event.start_mark.line + 1, event.start_mark.column + 1)
+        else:
+            pointer = pending
+        _refuse_node(event, pointer)
+        if cls is scalar_cls:
+            value = event.value
+            if event.tag is not None and event.tag != "!":
+                value = _tagged(event.tag, value, event, pointer)
         elif cls is mapping_cls or cls is sequence_cls:
-            if len(stack) >= max_depth:
+            if len(stack) > max_depth:
                 raise _Refused(make_finding(
                     "load.too-deep", pointer, f"the document nests deeper than {max_depth} levels: flatten it",
                     **_where(event)))
             value = {} if cls is mapping_cls else []
         else:  # pragma: no cover - the parser emits nothing else here
             raise _Refused(make_finding("load.syntax", pointer, f"unexpected {cls.__name__}", **_where(event)))
-        if frame is None:
-            root = value
-        elif frame[3] is not None:
+        if frame[3] is None:
+            frame[0].append(value)
+        else:
             frame[0][frame[4]] = value
             frame[2] = None
-        else:
-            frame[0].append(value)
         if cls is mapping_cls:
             stack.append([value, pointer, None, {}, None])
         elif cls is sequence_cls:
-            stack.append([value, pointer, None, None, None])
+            stack.append([value, pointer, "", None, None])
 
 
 def _syntax_finding(exc: yaml.YAMLError) -> Finding:
@@ -255,7 +270,7 @@ def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[B
     A syntax error ends the stream with a ``load.syntax`` finding. Findings have no ``file`` set.
     """
     loader = _Loader(text)
-    get_event = loader.get_event
+    get_event, peek_event = loader.get_event, loader.peek_event
     index = 0
     try:
         get_event()  # StreamStartEvent
@@ -264,7 +279,7 @@ def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[B
             if event.__class__ is yaml.StreamEndEvent:
                 return
             try:
-                built = _build_one(get_event, index, json_mode, max_depth)
+                built = _build_one(get_event, peek_event, index, json_mode, max_depth)
             except _Refused as refused:
                 refused.finding.document = index
                 yield refused.finding

@@ -29,9 +29,13 @@ def _type_name(value: Any) -> str:
 
 
 def _subschema(path: Sequence[Any]) -> Any:
+    """The subschema of the manifest schema at ``path`` (a keyword location), ``{}`` if it cannot be followed."""
     node: Any = schemas.manifest_schema_cached()
-    for key in path:
-        node = node[key]
+    try:
+        for key in path:
+            node = node[key]
+    except (KeyError, IndexError, TypeError):
+        return {}
     return node
 
 
@@ -66,7 +70,9 @@ def _schema_findings(doc: Any, raw: Mapping[str, str]) -> list[Finding]:
         hint = subschema.get("description") if isinstance(subschema, dict) else None
         hint = hint.rstrip(".") if isinstance(hint, str) else None
         expected = [value] if isinstance(value, str) else value
-        if keyword == "type" and isinstance(instance, (int, float, bool)) and "string" in (expected or ()):
+        if value is None and keyword in ("type", "required", "enum", "const", "additionalProperties"):
+            add("manifest.schema", pointer, library_message)
+        elif keyword == "type" and isinstance(instance, (int, float, bool)) and "string" in (expected or ()):
             written = raw.get(pointer, str(instance).lower() if isinstance(instance, bool) else str(instance))
             add("manifest.quote-string", pointer,
                 f"a string is expected, but {written} is read as a {_type_name(instance)}: quote it (\"{written}\")")
@@ -94,6 +100,7 @@ def _schema_findings(doc: Any, raw: Mapping[str, str]) -> list[Finding]:
             add("manifest.schema", pointer, f"{instance!r} has the wrong form" + (f": {hint}" if hint else ""))
         else:
             add("manifest.schema", pointer, library_message + (f" ({hint})" if hint else ""))
+    findings.sort(key=lambda f: f.pointer)  # the same order whichever library found them
     return findings
 
 
@@ -108,9 +115,12 @@ def _meta_findings(schema: Any, where: str, patterns_ok: bool) -> list[Finding]:
             pass
     findings = []
     for error in schemas.meta_validator().iter_errors(schema):
+        path = list(error.absolute_path)
+        message = error.message
+        if path and path[-1] == "type" and error.validator == "anyOf":
+            message = f"{error.instance!r} is not a type: use array, boolean, integer, null, number, object or string"
         findings.append(make_finding(
-            "schema.meta", where + pointer_from_path(error.absolute_path),
-            f"not a valid JSON Schema (Draft 2020-12): {error.message}"))
+            "schema.meta", where + pointer_from_path(path), f"not a valid JSON Schema (Draft 2020-12): {message}"))
     return findings
 
 

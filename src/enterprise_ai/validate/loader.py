@@ -192,9 +192,11 @@ def iter_documents(
 
         items = _yaml_events.build_documents(text, json_mode=False, max_depth=max_depth)
     count = 0
+    refused = False
     for item in items:
         if isinstance(item, Finding):
             item.file = name
+            refused = True
             yield item
         elif isinstance(item, LoadedDocument):
             item.source = name
@@ -205,7 +207,7 @@ def iter_documents(
                 continue
             count += 1
             yield LoadedDocument(item.data, name, item.index, item.raw, _Positions(item.positions))
-    if count == 0 and not text.strip(" \t\r\n-.#"):
+    if count == 0 and not refused:
         yield make_finding("load.empty", "", "the file holds no manifest", file=name, line=1, column=1)
 
 

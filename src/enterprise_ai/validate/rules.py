@@ -17,6 +17,7 @@ from enterprise_ai.validate.findings import Finding, make_finding, pointer_join
 from enterprise_ai.validate.schema import KNOWN_FORMATS
 
 BUILTIN_HANDLERS = ("echo", "time.now")
+_JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "string"))
 OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 MAX_DESCRIPTION = 1024
 
@@ -202,7 +203,8 @@ def check_rules(doc: Any, active: frozenset[str], meta_check: MetaCheck) -> list
         if "schema.meta" in active:
             out.extend(meta_check(schema, where, patterns_ok))
         if key == "input_schema" and "schema.input-object" in active and isinstance(schema, dict):
-            if schema.get("type") != "object":
+            kind = schema.get("type")
+            if kind != "object" and (kind is None or kind in _JSON_TYPES or isinstance(kind, list)):
                 out.append(make_finding(
                     "schema.input-object", where + ("/type" if "type" in schema else ""),
                     "input_schema must describe an object of named arguments: set type: object and list them "

@@ -24,7 +24,9 @@ HELP = (
 @app.command("serve", help=HELP)
 def serve(
     ctx: typer.Context,
-    paths: List[str] = typer.Argument(..., metavar="PATH...", help="Python files, directories or module names."),  # noqa: UP006
+    paths: List[str] = typer.Argument(  # noqa: UP006 - Typer needs typing.List on 3.10
+        ..., metavar="PATH", help="Python files, directories or module names."
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback unless --allow-remote)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port; 0 picks a free one."),
     allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a non-loopback --host."),

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Benchmark: `eai tools scan --static` over a generated tree of 2,000 modules with 5 tools each.
+
+Usage: python bench/bench_static_scan.py [--modules 2000] [--runs 5] [--import-runs 3]
+
+Prints the median wall time of the static scan (target: under 5 s on the 2-core reference machine),
+the median of the import scan (`eai tools scan`, the baseline) over the same tree, and their ratio.
+Both run the real CLI in a child process with JSON output sent to a pipe; the tree is generated
+once in a temporary folder (a shared models module with an Enum, a TypedDict and a pydantic model,
+and modules whose tools use them, Optional/Literal/list parameters and Google docstrings).
+The import scan is slower, so it runs fewer times (--import-runs, default 3); the output says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MODELS = '''"""Shared types."""
+import enum
+from typing import Literal, Optional
+
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+
+class Status(str, enum.Enum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class Address(TypedDict, total=False):
+    street: str
+    city: str
+
+
+class Query(BaseModel):
+    """A search query."""
+
+    text: str = Field(description="Words to look for.", min_length=1)
+    limit: int = 10
+    status: Optional[Status] = None
+    sort: Literal["asc", "desc"] = "asc"
+'''
+
+TOOL = '''
+
+@tool(action="{action}", scopes=["area{m}:{action}"])
+def tool_{m}_{t}(customer_id: str, status: Optional[Status] = None, limit: int = {t}, tags: list[str] = [],
+                 query: Optional[Query] = None, address: Optional[Address] = None) -> dict[str, int]:
+    """Tool {t} of module {m}.
+
+    Args:
+        customer_id: the customer.
+        status: only this status.
+        limit: at most this many results.
+    """
+    return {{}}
+'''
+
+
+def generate(root: Path, modules: int) -> Path:
+    tree = root / "benchpkg"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "__init__.py").write_text("")
+    (tree / "models.py").write_text(MODELS)
+    per_folder = 100
+    for m in range(modules):
+        folder = tree / "sub" / f"g{m // per_folder}"
+        if not folder.exists():
+            folder.mkdir()
+            (folder / "__init__.py").write_text("")
+        head = ("from typing import Optional\n\nfrom enterprise_ai.tools import tool\n\n"
+                "from benchpkg.models import Address, Query, Status\n")
+        body = "".join(TOOL.format(m=m, t=t, action="read" if t % 2 else "write") for t in range(5))
+        (folder / f"mod{m}.py").write_text(head + body)
+    (tree / "sub" / "__init__.py").write_text("")
+    return tree
+
+
+def timed(args: list[str], cwd: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "enterprise_ai.cli", *args], cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"eai {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return elapsed, proc.stdout.count('"apiVersion"')
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modules", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--import-runs", type=int, default=3)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="eai-bench-static-") as tmp:
+        root = Path(tmp)
+        generate(root, opts.modules)
+        expected = opts.modules * 5
+        static_times = []
+        for _ in range(opts.runs):
+            elapsed, count = timed(["tools", "scan", "--static", "--format", "json", "benchpkg"], root)
+            assert count == expected, f"static scan found {count} tools, expected {expected}"
+            static_times.append(elapsed)
+        import_times = []
+        for _ in range(opts.import_runs):
+            elapsed, count = timed(["tools", "scan", "--format", "json", "--timeout", "600", "benchpkg"], root)
+            assert count == expected, f"import scan found {count} tools, expected {expected}"
+            import_times.append(elapsed)
+    static_median = statistics.median(static_times)
+    import_median = statistics.median(import_times)
+    print(f"tree: {opts.modules} modules x 5 tools = {expected} tools")
+    print(f"static scan  (eai tools scan --static): median {static_median:.2f} s of {opts.runs} runs "
+          f"[{', '.join(f'{t:.2f}' for t in static_times)}]  target < 5 s: {'OK' if static_median < 5 else 'MISSED'}")
+    print(f"import scan  (eai tools scan, baseline): median {import_median:.2f} s of {opts.import_runs} runs "
+          f"[{', '.join(f'{t:.2f}' for t in import_times)}]")
+    print(f"ratio static / import: {static_median / import_median:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
