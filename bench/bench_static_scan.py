@@ -14,6 +14,8 @@ The import scan is slower, so it runs fewer times (--import-runs, default 3); th
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -83,13 +85,17 @@ def generate(root: Path, modules: int) -> Path:
     return tree
 
 
-def timed(args: list[str], cwd: Path) -> tuple[float, int]:
+def timed(args: list[str], cwd: Path) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of eai and its child processes, tools printed) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "enterprise_ai.cli", *args], cwd=cwd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"eai {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return elapsed, proc.stdout.count('"apiVersion"')
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu, proc.stdout.count('"apiVersion"')
 
 
 def main() -> int:
@@ -102,24 +108,28 @@ def main() -> int:
         root = Path(tmp)
         generate(root, opts.modules)
         expected = opts.modules * 5
-        static_times = []
+        load = os.getloadavg()[0]
+        static_runs = []
         for _ in range(opts.runs):
-            elapsed, count = timed(["tools", "scan", "--static", "--format", "json", "benchpkg"], root)
+            elapsed, cpu, count = timed(["tools", "scan", "--static", "--format", "json", "benchpkg"], root)
             assert count == expected, f"static scan found {count} tools, expected {expected}"
-            static_times.append(elapsed)
-        import_times = []
+            static_runs.append((elapsed, cpu))
+        import_runs = []
         for _ in range(opts.import_runs):
-            elapsed, count = timed(["tools", "scan", "--format", "json", "--timeout", "600", "benchpkg"], root)
+            elapsed, cpu, count = timed(["tools", "scan", "--format", "json", "--timeout", "600", "benchpkg"], root)
             assert count == expected, f"import scan found {count} tools, expected {expected}"
-            import_times.append(elapsed)
-    static_median = statistics.median(static_times)
-    import_median = statistics.median(import_times)
-    print(f"tree: {opts.modules} modules x 5 tools = {expected} tools")
-    print(f"static scan  (eai tools scan --static): median {static_median:.2f} s of {opts.runs} runs "
-          f"[{', '.join(f'{t:.2f}' for t in static_times)}]  target < 5 s: {'OK' if static_median < 5 else 'MISSED'}")
-    print(f"import scan  (eai tools scan, baseline): median {import_median:.2f} s of {opts.import_runs} runs "
-          f"[{', '.join(f'{t:.2f}' for t in import_times)}]")
-    print(f"ratio static / import: {static_median / import_median:.2f}")
+            import_runs.append((elapsed, cpu))
+    static_wall = statistics.median(t for t, _ in static_runs)
+    static_cpu = statistics.median(c for _, c in static_runs)
+    import_wall = statistics.median(t for t, _ in import_runs)
+    import_cpu = statistics.median(c for _, c in import_runs)
+    print(f"tree: {opts.modules} modules x 5 tools = {expected} tools; {os.cpu_count()} CPUs, load average {load:.1f} at start")
+    print(f"static scan  (eai tools scan --static): median {static_wall:.2f} s wall, {static_cpu:.2f} s CPU, "
+          f"of {opts.runs} runs [{', '.join(f'{t:.2f}' for t, _ in static_runs)}]  "
+          f"target < 5 s: {'OK' if static_wall < 5 else 'MISSED'}")
+    print(f"import scan  (eai tools scan, baseline): median {import_wall:.2f} s wall, {import_cpu:.2f} s CPU, "
+          f"of {opts.import_runs} runs [{', '.join(f'{t:.2f}' for t, _ in import_runs)}]")
+    print(f"ratio static / import: {static_wall / import_wall:.2f} (wall), {static_cpu / import_cpu:.2f} (CPU)")
     return 0
 
 

@@ -173,3 +173,43 @@ def test_remote_findings_read_rule_tags_and_warnings(tmp_path):
     assert [(f.rule, f.severity, f.message, f.line) for f in findings] == [
         ("endpoint.builtin-handler", "error", "gateway: bad handler", 14),
         ("export.name", "warning", "gateway: dots", 4)]
+
+
+def test_invocations_follow_prints_new_records_oldest_first(gw, cli, monkeypatch):
+    def rec(i):
+        return {"id": f"i{i}", "tool": "echo", "status": "succeeded", "created_at": f"t{i}"}
+
+    gw.on("GET /v1/tools/invocations",
+          httpx.Response(200, json={"items": [rec(2), rec(1)], "next_cursor": None}),
+          httpx.Response(200, json={"items": [rec(2), rec(1)], "next_cursor": None}),
+          httpx.Response(200, json={"items": [rec(4), rec(3), rec(2)], "next_cursor": None}))
+    polls = []
+
+    def fake_sleep(seconds):
+        polls.append(seconds)
+        if len(polls) > 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("time.sleep", fake_sleep)
+    code, out, errout = cli("tools", "invocations", "--follow")
+    assert code == 130
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["TIME", "t1", "t2", "t3", "t4"]
+
+
+def test_register_python_file_scans_then_applies(gw, cli, tmp_path, monkeypatch):
+    (tmp_path / "mytools.py").write_text(textwrap.dedent('''\
+        from enterprise_ai.tools import tool
+
+        @tool(scopes=["orders:read"])
+        def find_order(order_id: str) -> dict:
+            """Find one order."""
+            return {"id": order_id}
+        '''))
+    monkeypatch.chdir(tmp_path)
+    gw.on("POST /v1/tools", httpx.Response(201, json={"name": "find-order", "status": "draft", "apply_status": "created"}))
+    code, out, errout = cli("tools", "register", "mytools.py", "-o", "json")
+    assert code == 0, errout
+    assert json.loads(out)[0] == {"tool": "find-order", "source": "mytools.py:4", "result": "created", "status": "draft"}
+    sent = gw.calls("POST /v1/tools")[0].json()
+    assert sent["spec"]["scopes_required"] == ["orders:read"]
+    assert sent["spec"]["input_schema"]["required"] == ["order_id"]

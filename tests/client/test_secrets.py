@@ -116,3 +116,11 @@ def test_network_error_with_debug_hides_the_token(eai, tmp_path):
     assert proc.returncode == 9
     assert "Traceback" in proc.stderr and "retry 2/2" in proc.stderr
     assert SENTINEL not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("bad", [SENTINEL + "\nX", SENTINEL + " é"])
+def test_a_token_with_forbidden_characters_is_refused_without_quoting_it(eai, tmp_path, bad):
+    proc = eai(["--debug", "tools", "list"], env={"EAI_API_KEY": bad, "EAI_BASE_URL": "http://127.0.0.1:9",
+                                                  "EAI_CONFIG_DIR": str(tmp_path)})
+    assert proc.returncode == 2 and "bearer token cannot have" in proc.stderr
+    assert SENTINEL not in proc.stdout + proc.stderr

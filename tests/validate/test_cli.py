@@ -194,3 +194,26 @@ def test_schema_verdicts_agree_with_check_jsonschema(eai, tmp_path):
             if any(x["rule"] in ("manifest.schema", "manifest.quote-string") for x in f["findings"])}
     assert ours == theirs
     assert {"bad-action.yaml", "unquoted-version.yaml", "yes-is-a-string.yaml", "missing-endpoint.yaml"} <= ours
+
+
+def test_remote_findings_are_reported_in_the_same_formats(monkeypatch, capsys, tmp_path):
+    """--remote hands the loaded documents to the client's remote_findings and prints its findings."""
+    remote = pytest.importorskip("enterprise_ai.tools._remote")
+    from enterprise_ai.cli.main import main
+    from enterprise_ai.validate import Finding
+
+    path = tmp_path / "m.yaml"
+    path.write_text(BASE_YAML)
+    calls = []
+
+    def fake(documents, *, contract, ctx_state):
+        calls.append((len(documents), contract))
+        doc = documents[0]
+        line, column = doc.position("/spec/action")
+        return [Finding("manifest.schema", "error", "/spec/action", "refused by the gateway", doc.source, line, column)]
+
+    monkeypatch.setattr(remote, "remote_findings", fake)
+    code = main(["tools", "validate", "--remote", "--contract", "tool-manifest", "-f", "github", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1 and calls == [(1, "tool-manifest")]
+    assert out.splitlines()[0] == f"::error file={path},line=9,col=3,title=manifest.schema::refused by the gateway (at /spec/action)"

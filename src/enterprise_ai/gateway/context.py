@@ -67,12 +67,12 @@ class Gateway:
 _bearer = HTTPBearer(auto_error=False, description="A principal's token: Authorization: Bearer <token>.")
 
 
-def gateway(request: Request) -> Gateway:
+async def gateway(request: Request) -> Gateway:
     """The :class:`Gateway` of the application serving ``request``."""
     return request.app.state.gateway
 
 
-def principal(
+async def principal(
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(_bearer),  # noqa: B008 - FastAPI idiom
 ) -> Principal:

@@ -242,7 +242,7 @@ async def _execute_mcp(
     try:
         from mcp import Client
     except ImportError:  # pragma: no cover - mcp is a dev dependency
-        return _failed("the 'mcp' package is not installed: mcp endpoints are unavailable", started)
+        return _failed("mcp endpoints need the 'mcp' package with mcp.Client (the MCP Python SDK)", started)
     async def call_tool() -> Any:
         async with Client(url) as session:
             return await session.call_tool(remote_tool, arguments)

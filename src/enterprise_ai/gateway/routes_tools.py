@@ -58,7 +58,7 @@ def visible_tool(gw: Gateway, caller: Principal, name: str) -> ToolEntry:
     return tool
 
 
-def page_limit(limit: int = Query(50, ge=1, le=500, description="Items per page (1-500).")) -> int:
+async def page_limit(limit: int = Query(50, ge=1, le=500, description="Items per page (1-500).")) -> int:
     return limit
 
 

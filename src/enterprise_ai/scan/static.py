@@ -34,6 +34,7 @@ from typing import Any
 from enterprise_ai.errors import UsageError
 from enterprise_ai.scan import _import, _paths
 from enterprise_ai.scan.model import ScannedTool, ScanOptions, ScanProblem, ScanResult
+from enterprise_ai.scan.static_agents import agents_manifest, takes_context
 from enterprise_ai.scan.static_eval import Evaluator, Unresolved
 from enterprise_ai.scan.static_function import UNRESOLVED_KEY, make_stand_in, mark_placeholders
 from enterprise_ai.scan.static_index import ModuleIndex, ParseFailure, ParsedModule, find_module_file, iter_python_files
@@ -42,7 +43,6 @@ EAI_TOOL = {"enterprise_ai.tools.tool", "enterprise_ai.tools._local.tool"}
 EAI_LOCAL_TOOL = {"enterprise_ai.tools.LocalTool", "enterprise_ai.tools._local.LocalTool"}
 AGENTS_TOOL = {"agents.tool"}
 AGENTS_CLIENT_TOOL = {"agents.client_tool"}
-AGENTS_CONTEXT = {"agents.ToolCallbackContext"}
 AGENTS_ANNOTATIONS = {"agents.ToolAnnotations"}
 
 
@@ -133,6 +133,9 @@ def _scan_parallel(files: list[Path], options: ScanOptions, workers: int) -> tup
 
     size = -(-len(files) // (workers * 4))  # several slices per process: a busy CPU does not hold the rest back
     chunks = [files[i : i + size] for i in range(0, len(files), size)]
+    import gc
+
+    gc.freeze()  # objects of the parent stay out of the children's collections (fewer copy-on-write pages)
     tools: list[ScannedTool] = []
     problems: list[ScanProblem] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -200,19 +203,6 @@ def find_candidates(ev: Evaluator, module: ParsedModule) -> list[Candidate]:
     return found
 
 
-def _takes_context(ev: Evaluator, module: ParsedModule, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    first = fn.args.posonlyargs[0] if fn.args.posonlyargs else None
-    if first is None or first.annotation is None:
-        return False
-    ann = first.annotation
-    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-        try:
-            ann = ast.parse(ann.value, mode="eval").body
-        except SyntaxError:
-            return False
-    return ev.qualified(module, ann) in AGENTS_CONTEXT
-
-
 class _Report:
     """Problems of one tool, with the severity ``strict`` asks for."""
 
@@ -249,7 +239,7 @@ def _options(ev: Evaluator, module: ParsedModule, keywords: list[ast.keyword], t
     return values
 
 
-def _endpoint(options: ScanOptions, name: str) -> dict[str, Any] | None:
+def endpoint_for(options: ScanOptions, name: str) -> dict[str, Any] | None:
     if not options.endpoint_base_url:
         return None
     return {"type": "http", "method": "POST", "url": f"{options.endpoint_base_url.rstrip('/')}/tools/{name}",
@@ -267,7 +257,7 @@ def _build(ev: Evaluator, module: ParsedModule, cand: Candidate, file: str, opti
                            "if it changes the signature, the manifest may differ from the import scan's")
     stand_in = None
     if cand.fn is not None:
-        skip = cand.kind != "eai" and _takes_context(ev, module, cand.fn)
+        skip = cand.kind != "eai" and takes_context(ev, module, cand.fn)
         stand_in = make_stand_in(ev, module, cand.fn, skip_first=skip)
         for param, reason in stand_in.unresolved.items():
             what = "the return annotation" if param == "return" else f"parameter '{param}'"
@@ -280,7 +270,7 @@ def _build(ev: Evaluator, module: ParsedModule, cand: Candidate, file: str, opti
         if cand.kind == "eai":
             name, manifest, source = _eai_manifest(stand_in, opts, options)
         else:
-            name, manifest, source = _agents_manifest(stand_in, cand, opts, options)
+            name, manifest, source = agents_manifest(stand_in, cand.fn, cand.kind, opts, options)
     except Exception as exc:  # noqa: BLE001 - the import scan reports the same failure against the tool
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         report.error(label, message.splitlines()[0] if message else type(exc).__name__, getattr(exc, "parameter", None))
@@ -293,7 +283,7 @@ def _eai_manifest(stand_in: Any, opts: dict[str, Any], options: ScanOptions) -> 
     from enterprise_ai.tools import LocalTool
 
     local = LocalTool(stand_in.fn, **opts)
-    manifest = local.manifest(endpoint=_endpoint(options, local.name), **options.metadata)
+    manifest = local.manifest(endpoint=endpoint_for(options, local.name), **options.metadata)
     spec = manifest["spec"]
     mark_placeholders(spec["input_schema"], stand_in.unresolved)
     if "return" in stand_in.unresolved:
@@ -307,51 +297,3 @@ def _set_output_placeholder(spec: dict[str, Any], reason: str) -> None:
     items.insert(at, ("output_schema", {UNRESOLVED_KEY: reason}))
     spec.clear()
     spec.update(items)
-
-
-def _agents_manifest(stand_in: Any, cand: Candidate, opts: dict[str, Any], options: ScanOptions) -> tuple[str, dict[str, Any], str]:
-    import inspect
-
-    from enterprise_ai.integrations.agents import check_namespace, manifest_from_tool_definition
-    from enterprise_ai.tools import LocalTool
-
-    namespace = str(opts.get("namespace", "client"))
-    check_namespace(namespace)
-    input_model, output_model = opts.get("input_schema"), opts.get("output_schema")
-    schema_in: dict[str, Any] = {"type": "object", "properties": {}}
-    schema_out: dict[str, Any] | None = None
-    if stand_in is not None:
-        local = LocalTool(stand_in.fn)
-        schema_in, schema_out = local.input_schema, local.output_schema
-        mark_placeholders(schema_in, stand_in.unresolved)
-        if "return" in stand_in.unresolved:
-            schema_out = {UNRESOLVED_KEY: stand_in.unresolved["return"]}
-    elif not opts.get("name"):
-        raise UsageError("a client tool declared without a function needs a literal name=")
-    for model, which in ((input_model, "input_schema"), (output_model, "output_schema")):
-        if model is not None and not hasattr(model, "model_json_schema"):
-            raise UsageError(f"{which}= must be a pydantic model class defined in the scanned tree")
-    if input_model is not None:
-        schema_in = input_model.model_json_schema()
-    if output_model is not None:
-        schema_out = output_model.model_json_schema()
-    description = opts.get("description")
-    if description is None:
-        doc = ast.get_docstring(cand.fn, clean=True) if cand.fn is not None else None
-        description = inspect.cleandoc(doc) if doc else ""
-    definition = {
-        "name": opts.get("name") or cand.fn.name,  # type: ignore[union-attr]
-        "title": opts.get("title"),
-        "description": description,
-        "input_schema": schema_in,
-        "output_schema": schema_out,
-        "annotations": opts.get("annotations"),
-    }
-    client = cand.kind == "agents-client"
-    manifest = manifest_from_tool_definition(definition, namespace=namespace, client=client, metadata=options.metadata,
-                                             model_access=opts.get("model_access"))
-    name = manifest["metadata"]["name"]
-    endpoint = _endpoint(options, name)
-    if endpoint is not None:
-        manifest["spec"]["endpoint"] = endpoint
-    return name, manifest, cand.kind

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -20,8 +21,9 @@ from urllib.parse import quote
 import httpx
 
 from enterprise_ai.auth._secret import Secret
-from enterprise_ai.errors import ErrorKind
+from enterprise_ai.errors import ErrorKind, UsageError
 from enterprise_ai.tools import _retry
+from enterprise_ai.tools._approvals import Approvals
 from enterprise_ai.tools._exceptions import (
     APIConnectionError,
     APIError,
@@ -45,6 +47,9 @@ DEFAULT_READ_TIMEOUT = 30.0
 #: the contract of ``validate``
 TOOL_MANIFEST_CONTRACT = "tool-manifest"
 
+# RFC 6750 §2.1 b64token, widened to every visible ASCII character (no space, no control character).
+_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
+
 # Errors raised before any byte reached the server: safe to retry on any request.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 
@@ -63,43 +68,6 @@ def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """Headers for a log line: ``Authorization`` (and cookies, API keys) replaced by ``<redacted>``."""
     hidden = {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"}
     return {k: ("<redacted>" if k.lower() in hidden else v) for k, v in headers.items()}
-
-
-class Approvals:
-    """``/v1/approvals`` (API.md, ext): reached as ``client.approvals``."""
-
-    def __init__(self, client: ToolsClient) -> None:
-        self._client = client
-
-    def list(self, status: str | None = None, tool: str | None = None, **page: Any) -> Any:
-        """One page of approvals, newest first: ``{"items": [...], "next_cursor": str | None}``.
-
-        Args:
-            status: only ``pending``, ``approved``, ``rejected``, ``expired`` or ``consumed`` ones.
-            tool: only approvals about this tool.
-            **page: ``limit`` (1-500) and ``cursor``.
-        """
-        return self._client._request("GET", "/v1/approvals", params={"status": status, "tool": tool, **page})
-
-    def iter(self, status: str | None = None, tool: str | None = None, *, limit: int | None = None) -> Iterator[Any]:
-        """Every approval, page after page (see :meth:`ToolsClient.iter_tools` for the cursor rule)."""
-        return self._client._paginate(lambda **p: self.list(status=status, tool=tool, **p), limit)
-
-    def get(self, approval_id: str) -> Any:
-        """One approval: kind, tool, requested_by, arguments (redacted), status, decided_by, comment."""
-        return self._client._request("GET", f"/v1/approvals/{_seg(approval_id)}")
-
-    def approve(self, approval_id: str, comment: str | None = None) -> Any:
-        """Approve (needs ``tenant_admin`` or ``security_officer``, never the requester: 403 ``self_approval_forbidden``)."""
-        return self._decide(approval_id, "approve", comment)
-
-    def reject(self, approval_id: str, comment: str | None = None) -> Any:
-        """Reject; 409 ``approval_not_pending`` when it was already decided."""
-        return self._decide(approval_id, "reject", comment)
-
-    def _decide(self, approval_id: str, verb: str, comment: str | None) -> Any:
-        body = {"comment": comment} if comment is not None else {}
-        return self._client._request("POST", f"/v1/approvals/{_seg(approval_id)}/{verb}", json_body=body)
 
 
 def _seg(value: str) -> str:
@@ -135,6 +103,11 @@ class ToolsClient:
         self.base_url = (base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         key = api_key if api_key is not None else os.environ.get("EAI_API_KEY")
         self._api_key: Secret | None = Secret(key) if key else None
+        if self._api_key and not _TOKEN_CHARS.fullmatch(self._api_key.reveal()):
+            # Checked here so that no HTTP library error can quote the header value.
+            raise UsageError(
+                "the API key holds characters a bearer token cannot have (spaces, line breaks, non-ASCII; RFC 6750)"
+            )
         if timeout is None:
             self.timeout = default_timeout()
         elif isinstance(timeout, httpx.Timeout):
@@ -144,7 +117,7 @@ class ToolsClient:
         self.max_retries = max(0, int(max_retries))
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else make_http_client(self.timeout)
-        self.approvals = Approvals(self)
+        self.approvals = Approvals(self)  # client.approvals.list/get/approve/reject
 
     def __repr__(self) -> str:
         return f"ToolsClient(base_url={self.base_url!r}, api_key={'Secret(***)' if self._api_key else None})"

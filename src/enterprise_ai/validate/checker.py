@@ -266,3 +266,21 @@ def validate_paths(
         reports.append(report)
     return reports, documents
 
+
+
+def add_findings(reports: list[FileReport], findings: Iterable[Finding], *, strict: bool = False) -> None:
+    """Add ``findings`` (e.g. the gateway's, for ``--remote``) to the report of their file, in line order.
+
+    A finding of a file without a report gets a new report; under ``strict`` warnings become errors.
+    """
+    by_file = {report.file: report for report in reports}
+    for finding in findings:
+        if strict:
+            finding.severity = "error"
+        name = finding.file or "<input>"
+        if name not in by_file:
+            by_file[name] = FileReport(name)
+            reports.append(by_file[name])
+        by_file[name].findings.append(finding)
+    for report in reports:
+        report.findings.sort(key=lambda f: (f.document, f.line or 0, f.column or 0))

@@ -21,15 +21,18 @@ commands that need every document or nothing: register, the gateway).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from enterprise_ai.errors import UsageError
-from enterprise_ai.validate.findings import Finding, make_finding, pointer_join
+from enterprise_ai.validate._json_docs import json_documents
+from enterprise_ai.validate.document import LoadedDocument, _Positions
+from enterprise_ai.validate.findings import Finding, make_finding
+
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_DEPTH", "LoadError", "LoadedDocument", "iter_documents", "load_documents",
+           "path_source"]
 
 DEFAULT_MAX_BYTES = 1_048_576
 DEFAULT_MAX_DEPTH = 64
@@ -46,66 +49,6 @@ class LoadError(UsageError):
         where = ":".join(str(x) for x in (finding.file, finding.line, finding.column) if x is not None)
         super().__init__(f"{where}: {finding.message} [{finding.rule}]")
         self.finding = finding
-
-
-class _Positions:
-    """Positions of one file, shared by its documents; computed on first use for JSON files."""
-
-    __slots__ = ("table", "text")
-
-    def __init__(self, table: dict[str, tuple[int, int]] | None, text: str | None = None) -> None:
-        self.table = table
-        self.text = text
-
-    def get(self) -> dict[str, tuple[int, int]]:
-        if self.table is None:
-            self.table = {}
-            if self.text is not None:
-                from enterprise_ai.validate import _yaml_events
-
-                try:
-                    for item in _yaml_events.build_documents(self.text, json_mode=True, max_depth=10_000):
-                        if not isinstance(item, Finding):
-                            self.table.update(item.positions)
-                except Exception:  # noqa: BLE001 - positions are best effort; the data is already loaded
-                    pass
-        return self.table
-
-
-@dataclass
-class LoadedDocument:
-    """One document of a manifest file.
-
-    Attributes:
-        data: the plain data (dict, list, str, int, float, bool, None), JSON-compatible.
-        source: the file name (or ``<stdin>``, or the ``source`` given).
-        index: 0-based number of the document in its file (YAML document, or item of a JSON list).
-        raw: source text of plain YAML scalars that were read as numbers or booleans, by JSON pointer
-            (lets a message say ``quote it: "3.10"``).
-    """
-
-    data: Any
-    source: str
-    index: int
-    raw: dict[str, str] = field(default_factory=dict, repr=False)
-    _positions: _Positions = field(default_factory=lambda: _Positions({}), repr=False)
-    _base: str = field(default="", repr=False)
-
-    def position(self, pointer: str = "") -> tuple[int, int] | None:
-        """``(line, column)``, both 1-based, of the value at JSON pointer ``pointer`` (RFC 6901).
-
-        For a mapping member this is where its key starts; for a pointer that does not exist (a missing
-        required property) the position of its nearest existing parent. ``None`` when unknown.
-        """
-        table = self._positions.get()
-        current = self._base + pointer
-        while True:
-            found = table.get(current)
-            if found is not None:
-                return found
-            if not current:
-                return None
-            current = current[: current.rfind("/")]
 
 
 def _decode(raw: bytes, source: str) -> str | Finding:
@@ -186,7 +129,7 @@ def iter_documents(
     if text.startswith("\ufeff"):
         text = text[1:]
     if _is_json(name, text, kind):
-        items: Iterator[Any] = _json_documents(text, name, max_depth)
+        items: Iterator[Any] = json_documents(text, name, max_depth)
     else:
         from enterprise_ai.validate import _yaml_events
 
@@ -209,89 +152,6 @@ def iter_documents(
             yield LoadedDocument(item.data, name, item.index, item.raw, _Positions(item.positions))
     if count == 0 and not refused:
         yield make_finding("load.empty", "", "the file holds no manifest", file=name, line=1, column=1)
-
-
-class _JsonRefused(ValueError):
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _JsonRefused("load.duplicate-key", f"duplicate key {key!r}: keep only one of them")
-            seen.add(key)
-    return result
-
-
-def _constant(name: str) -> Any:
-    raise _JsonRefused("load.non-finite", f"{name} is not allowed (JSON has no NaN or Infinity): use a finite number")
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _JsonRefused("load.non-finite", f"the number {text} overflows to infinity: use a smaller number")
-    return value
-
-
-def _depth_exceeds(data: Any, max_depth: int) -> bool:
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            if depth > max_depth:
-                return True
-            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, (dict, list)))
-        elif isinstance(value, list):
-            if depth > max_depth:
-                return True
-            stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
-    return False
-
-
-def _json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocument | Finding]:
-    try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
-    except json.JSONDecodeError as exc:
-        yield make_finding("load.syntax", "", f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
-        return
-    except RecursionError:
-        yield make_finding(
-            "load.too-deep", "", f"the document nests deeper than {max_depth} levels: flatten it", line=1, column=1
-        )
-        return
-    except _JsonRefused as exc:
-        yield _locate_json_problem(text, exc, max_depth)
-        return
-    if _depth_exceeds(data, max_depth):
-        yield make_finding(
-            "load.too-deep", "", f"the document nests deeper than {max_depth} levels: flatten it", line=1, column=1
-        )
-        return
-    positions = _Positions(None, text)
-    if isinstance(data, list):
-        for index, item in enumerate(data):
-            yield LoadedDocument(item, name, index, {}, positions, pointer_join("", index))
-    else:
-        yield LoadedDocument(data, name, 0, {}, positions)
-
-
-def _locate_json_problem(text: str, exc: _JsonRefused, max_depth: int) -> Finding:
-    """The finding for a refused JSON value, placed by the YAML event reader run in JSON mode."""
-    from enterprise_ai.validate import _yaml_events
-
-    try:
-        for item in _yaml_events.build_documents(text, json_mode=True, max_depth=max(max_depth, 1000)):
-            if isinstance(item, Finding) and item.rule == exc.rule:
-                return item
-    except Exception:  # noqa: BLE001 - fall back to a finding without a position
-        pass
-    return make_finding(exc.rule, "", str(exc))
 
 
 def load_documents(

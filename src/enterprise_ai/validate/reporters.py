@@ -16,7 +16,9 @@ output, ending with a newline. :func:`get_reporter` looks one up by name. The cl
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -152,7 +154,10 @@ def junit_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:
 
 
 def _sarif_uri(file: str) -> str:
-    return quote(file.replace("\\", "/"), safe="/:._-~")
+    """A relative URI reference as given (GitHub code scanning resolves it from the checkout), or file://."""
+    if os.path.isabs(file):
+        return Path(file).as_uri()
+    return quote(file.replace("\\", "/"), safe="/._-~")
 
 
 def sarif_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:

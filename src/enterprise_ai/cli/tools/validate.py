@@ -102,23 +102,12 @@ def validate_command(
 
 
 def _add_remote_findings(reports, documents, contract: str, state, strict: bool) -> None:  # noqa: ANN001
-    """Ask the gateway for its findings on ``documents`` and add them to the report of their file."""
+    """Ask the gateway for its findings on ``documents`` and add them to the reports of their files."""
     from enterprise_ai.errors import UsageError
+    from enterprise_ai.validate.checker import add_findings
 
     try:
         from enterprise_ai.tools._remote import remote_findings
     except ImportError:
         raise UsageError("remote validation not available") from None
-    by_file = {report.file: report for report in reports}
-    for finding in remote_findings(documents, contract=contract, ctx_state=state):
-        if strict:
-            finding.severity = "error"
-        report = by_file.get(finding.file or "")
-        if report is None:
-            from enterprise_ai.validate.checker import FileReport
-
-            report = by_file[finding.file or "<input>"] = FileReport(finding.file or "<input>")
-            reports.append(report)
-        report.findings.append(finding)
-    for report in reports:
-        report.findings.sort(key=lambda f: (f.document, f.line or 0, f.column or 0))
+    add_findings(reports, remote_findings(documents, contract=contract, ctx_state=state), strict=strict)
