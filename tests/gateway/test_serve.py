@@ -157,3 +157,9 @@ def test_request_id_on_every_response_and_openapi(gateway):
     assert set(invoke) >= {"200", "202", "401", "403", "404", "409", "422", "429"}
     assert "Retry-After" in invoke["429"]["headers"] and "X-Request-Id" in invoke["200"]["headers"]
     assert invoke["403"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
+
+
+def test_one_gateway_per_data_directory(eai, gateway):
+    proc = eai(["gateway", "serve", "--port", "0", "--data-dir", gateway.data_dir])
+    assert proc.returncode == 2 and "another gateway is already serving" in proc.stderr
+    assert gateway.request("GET", "/healthz", None).status_code == 200

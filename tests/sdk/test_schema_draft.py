@@ -127,7 +127,7 @@ def test_pydantic_leaf_formats_outside_draft_2020_12_are_dropped():
     from pydantic import FilePath, SecretStr
 
     assert schema_for(SecretStr) == {"type": "string", "writeOnly": True}
-    assert schema_for(FilePath) == {"type": "string"}
+    assert schema_for(FilePath) == {"type": "string", "format": "path"}  # pydantic's "file-path" dropped
 
 
 def test_generated_manifests_pass_eai_tools_validate_strict():
@@ -136,5 +136,5 @@ def test_generated_manifests_pass_eai_tools_validate_strict():
     import tests.sdk.test_schema_types as types_module
 
     for fn in (kitchen_sink, types_module.order, types_module._with_formats):
-        findings = check_manifest(LocalTool(fn).manifest(), strict=True)
+        findings = check_manifest(LocalTool(fn, name="formats").manifest(), strict=True)
         assert [(f.rule, f.message) for f in findings] == [], fn.__name__

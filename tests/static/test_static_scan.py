@@ -50,7 +50,7 @@ def _six() -> None:
     pass
 
 
-six = t(action="write")(_six)
+six = t(action="write", name="six")(_six)
 seven = LocalTool(_six, name="seven")
 
 
@@ -255,3 +255,20 @@ def test_the_parallel_scan_gives_the_one_process_result(monkeypatch):
     together = scan_static(paths, ScanOptions())
     assert together == alone
     assert len(alone.tools) >= 10
+
+
+def test_a_tool_wrapping_something_else_than_a_local_function_is_reported_not_dropped(tmp_path):
+    result = _scan(tmp_path, '''
+import functools
+from enterprise_ai.tools import tool
+from other import search
+
+def base(a: int, b: int) -> int:
+    return a + b
+
+bound = tool(functools.partial(base, 1), name="bound")
+imported = tool(search)
+''')
+    assert result.tools == []
+    assert [(p.severity, p.tool, p.line) for p in result.problems] == [("warning", "bound", 9), ("warning", "?", 10)]
+    assert "functools.partial(base, 1)" in result.problems[0].message

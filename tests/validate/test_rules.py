@@ -212,3 +212,17 @@ def test_pure_python_path_gives_the_same_findings(manifest, monkeypatch):
     slow = [[f.to_dict() for f in check_manifest(doc)] for doc in broken]
     assert fast == slow
     assert all(fast)
+
+
+def test_foreign_dollar_schema_is_reported_not_fetched(manifest, schema_server):
+    url, requests = schema_server
+    manifest["spec"]["input_schema"]["$schema"] = url
+    manifest["spec"]["output_schema"] = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+    assert rules_of(check_manifest(manifest)) == [
+        ("schema.meta", "/spec/input_schema/$schema"),
+        ("schema.meta", "/spec/output_schema/$schema"),
+    ]
+    manifest["spec"]["input_schema"]["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    del manifest["spec"]["output_schema"]
+    assert check_manifest(manifest) == []
+    assert requests == []

@@ -31,7 +31,9 @@ COLUMNS = [
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    status: Optional[str] = typer.Option("pending", "--status", help="pending, approved, rejected, expired, consumed, or all."),  # noqa: UP007, E501
+    status: Optional[str] = typer.Option(  # noqa: UP007
+        "pending", "--status", help="pending, approved, rejected, expired, consumed, or all.",
+    ),
     tool: Optional[str] = typer.Option(None, "--tool", help="Only approvals about this tool."),  # noqa: UP007
     limit: int = typer.Option(50, "--limit", min=1, max=500, help="Most approvals shown."),
     profile: Optional[str] = profile_option(),  # noqa: UP007
@@ -58,8 +60,10 @@ def get(
         render.emit(client.approvals.get(approval_id), output, state=get_state(ctx))
 
 
-def _decide(ctx: typer.Context, verb: str, approval_id: str, comment: Optional[str], profile: Optional[str],  # noqa: UP007
-            output: render.OutputFormat) -> None:
+def _decide(
+    ctx: typer.Context, verb: str, approval_id: str, comment: Optional[str], profile: Optional[str],  # noqa: UP007
+    output: render.OutputFormat,
+) -> None:
     state = get_state(ctx)
     with client_for(profile) as client:
         result = getattr(client.approvals, verb)(approval_id, comment)

@@ -56,7 +56,9 @@ def _read_token(from_stdin: bool) -> str:
 def login(
     ctx: typer.Context,
     profile: Optional[str] = profile_option(),  # noqa: UP007
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="Gateway URL (default: the profile's, EAI_BASE_URL, http://127.0.0.1:8700)."),  # noqa: UP007, E501
+    base_url: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--base-url", help="Gateway URL (default: the profile's, EAI_BASE_URL, http://127.0.0.1:8700).",
+    ),
     token_stdin: bool = typer.Option(False, "--token-stdin", help="Read the token from the first line of stdin."),
     insecure_storage: bool = typer.Option(
         False, "--insecure-storage", help="Without a usable OS keyring, keep the token in a file (mode 0600)."

@@ -18,10 +18,14 @@ HELP = (
 
 def dev(
     ctx: typer.Context,
-    paths: List[str] = typer.Argument(..., metavar="PATH...", help="Python files, directories or module names with @tool functions."),  # noqa: UP006, E501
+    paths: List[str] = typer.Argument(  # noqa: UP006
+        ..., metavar="PATH...", help="Python files, directories or module names with @tool functions.",
+    ),
     port: int = typer.Option(8700, "--port", min=0, max=65535, help="Gateway port (0 = a free one)."),
     tools_port: int = typer.Option(8000, "--tools-port", min=0, max=65535, help="Tool host port (0 = a free one)."),
-    data_dir: Path = typer.Option(Path(".eai-dev"), "--data-dir", file_okay=False, help="Gateway data directory (kept between runs)."),  # noqa: E501
+    data_dir: Path = typer.Option(
+        Path(".eai-dev"), "--data-dir", file_okay=False, help="Gateway data directory (kept between runs).",
+    ),
     profile: str = typer.Option("dev", "--profile", "-p", help="Profile written for the dev principal."),
     insecure_storage: bool = typer.Option(
         False, "--insecure-storage", help="Without a usable OS keyring, keep the token in a file (mode 0600)."

@@ -37,16 +37,22 @@ def serve(
     On a first start without principals in the config, it creates the tenant and an admin and
     prints the admin token once, with the `eai auth login` command that stores it.
     """
-    from enterprise_ai.gateway.app import create_app
-    from enterprise_ai.gateway.config import load_config
-    from enterprise_ai.gateway.server import bind, bootstrap, base_url, check_host, run
+    from enterprise_ai.gateway.server import check_host
 
     state = get_state(ctx)
-    check_host(host, allow_remote)
+    check_host(host, allow_remote)  # before the heavy imports: a refusal is immediate
+
+    from enterprise_ai.gateway.app import create_app
+    from enterprise_ai.gateway.config import load_config
+    from enterprise_ai.gateway.context import build_blocks
+    from enterprise_ai.gateway.server import base_url, bind, bootstrap, lock_data_dir, run
+
     cfg = load_config(config)
-    boot = bootstrap(cfg, data_dir)
+    build_blocks(cfg)  # every config error before anything is created
     sock = bind(host, port)
     try:
+        lock = lock_data_dir(data_dir)  # noqa: F841 - held until the process exits
+        boot = bootstrap(cfg, data_dir)  # after bind: a first-start token is never created and then lost
         application = create_app(cfg, data_dir)
         url = base_url(sock)
         if boot.admin_token:

@@ -33,19 +33,10 @@ class Gateway:
     """
 
     def __init__(self, config: GatewayConfig, store: Store) -> None:
-        from enterprise_ai.gateway.dlp import DlpScanner
-        from enterprise_ai.gateway.egress import EgressPolicy
-        from enterprise_ai.gateway.limits import RateLimiter
-
         self.config = config
         self.store = store
         self.tenant = store.get_meta("tenant") or config.tenant
-        try:
-            self.egress = EgressPolicy(config.egress.allow)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
-        self.dlp = DlpScanner.from_config(config.dlp)
-        self.limiter = RateLimiter.from_config(config.limits)
+        self.egress, self.dlp, self.limiter = build_blocks(config)
         self.authz = Authz(config, store)
         self.registry = Registry(store, self.egress, config.mcp_servers)
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -62,6 +53,19 @@ class Gateway:
         """Wait up to ``timeout`` seconds for background executions to finish and write their records."""
         if self.tasks:
             await asyncio.wait(set(self.tasks), timeout=timeout)
+
+
+def build_blocks(config: GatewayConfig) -> tuple[Any, Any, Any]:
+    """``(EgressPolicy, DlpScanner, RateLimiter)`` from the config; UsageError for a section they refuse."""
+    from enterprise_ai.gateway.dlp import DlpScanner
+    from enterprise_ai.gateway.egress import EgressPolicy
+    from enterprise_ai.gateway.limits import RateLimiter
+
+    try:
+        egress = EgressPolicy(config.egress.allow)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    return egress, DlpScanner.from_config(config.dlp), RateLimiter.from_config(config.limits)
 
 
 _bearer = HTTPBearer(auto_error=False, description="A principal's token: Authorization: Bearer <token>.")

@@ -30,8 +30,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 log = logging.getLogger("enterprise_ai.gateway")
 
 _CALLER_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
-_STATUS_CODES = {400: "invalid_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-                 409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+_STATUS_CODES = {400: "invalid_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
+                 405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
+                 415: "unsupported_media_type", 422: "invalid_request",
                  429: "rate_limited"}
 
 
@@ -95,8 +96,8 @@ class RequestIdMiddleware:
         scope["eai.request_id"] = rid
         header = (b"x-request-id", rid.encode("latin-1"))
         if content_type is not None and scope["method"] in _BODY_METHODS and not _is_json(content_type):
-            body = {"error": {"code": "unsupported_media_type", "request_id": rid, "details": {},
-                              "message": f"request bodies are JSON (Content-Type: application/json), not {content_type}"}}
+            message = f"request bodies are JSON (Content-Type: application/json), not {content_type}"
+            body = {"error": {"code": "unsupported_media_type", "message": message, "request_id": rid, "details": {}}}
             response = json_response(body, 415, {"X-Request-Id": rid})
             await response(scope, receive, send)
             return

@@ -75,7 +75,8 @@ def _epoch(iso: str) -> int:
 class Invocation:
     """One pass through the chain (see the module docstring). Create, then ``await run()``."""
 
-    def __init__(self, gw: Gateway, caller: Principal, name: str, body: InvokeBody, idempotency_key: str | None) -> None:
+    def __init__(self, gw: Gateway, caller: Principal, name: str, body: InvokeBody,
+                 idempotency_key: str | None) -> None:
         self.gw, self.caller, self.name, self.body, self.key = gw, caller, name, body, idempotency_key
         self.tool: ToolEntry | None = None
         self.headers: dict[str, str] = {}
@@ -148,7 +149,8 @@ class Invocation:
         classification = spec.get("data_classification", "internal")
         if not caller.may_handle(classification):
             raise ApiError(403, "classification_exceeded",
-                           f"tool handles {classification} data; {caller.id!r} may handle up to {caller.classification}",
+                           f"tool handles {classification} data; {caller.id!r} may handle up to "
+                           f"{caller.classification}",
                            {"tool_classification": classification, "principal_classification": caller.classification})
         for rule in self.gw.config.policies:
             if self._matches(rule, tool):
@@ -159,7 +161,8 @@ class Invocation:
         return (any(tool_matches(p, self.name) for p in rule.tools)
                 and (rule.actions is None or tool.action in rule.actions)
                 and (rule.risk_levels is None or spec.get("risk_level", "minimal") in rule.risk_levels)
-                and (rule.classifications is None or spec.get("data_classification", "internal") in rule.classifications)
+                and (rule.classifications is None
+                     or spec.get("data_classification", "internal") in rule.classifications)
                 and (rule.roles is None or caller.has_role(*rule.roles))
                 and (rule.principals is None or caller.id in rule.principals))
 
@@ -208,7 +211,8 @@ class Invocation:
         if approval is None:
             raise ApiError(404, "approval_not_found", f"no approval {approval_id!r}", {"approval_id": approval_id})
         if (approval["kind"] != "invocation" or approval["tool"] != self.name
-                or approval["requested_by"] != self.caller.id or store.approval_arguments_sha256(approval_id) != self._arguments_sha256()):
+                or approval["requested_by"] != self.caller.id
+                or store.approval_arguments_sha256(approval_id) != self._arguments_sha256()):
             raise ApiError(409, "approval_mismatch", f"approval {approval_id!r} was given for another tool, caller "
                            "or arguments", {"approval_id": approval_id})
         status = approval["status"]
@@ -285,7 +289,7 @@ class Invocation:
         if tool.endpoint.get("type") == "sandbox":
             self.gw.store.save_invocation(record)
             self.gw.spawn(self._finish_async(tool, record, approval_id))
-            return Outcome(202, record, self.headers)
+            return Outcome(202, record, {**self.headers, "Location": f"/v1/tools/invocations/{record['id']}"})
         result = await self._call(tool)
         return self._finish(tool, record, result, approval_id)
 
@@ -314,8 +318,9 @@ class Invocation:
             problems = schema_errors(tool.output_validator(), value)
             if problems:
                 status = "failed"
+                first = problems[0]
                 error = {"code": "invalid_result",
-                         "message": f"result{problems[0]['path']} does not match output_schema: {problems[0]['message']}"}
+                         "message": f"result{first['path']} does not match output_schema: {first['message']}"}
         outcome = gw.dlp.scan(value, "/result")
         detections = [*self.detections, *outcome.detections]
         blocked = outcome.blocked and result.status == "succeeded"

@@ -12,13 +12,11 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
-
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.validators import validator_for
 
 from enterprise_ai.gateway.egress import EgressPolicy
 from enterprise_ai.gateway.store import Store, now_iso
@@ -54,13 +52,27 @@ def schema_errors(validator: Any, instance: Any) -> list[dict[str, str]]:
     return out
 
 
-_FORMATS = FormatChecker()
+@functools.lru_cache(maxsize=1)
+def _formats() -> Any:
+    """One ``FormatChecker`` for every tool schema. jsonschema is imported after
+    :func:`enterprise_ai.validate.schema.manifest_validator`, which keeps its slow ``rfc3987_syntax``
+    import deferred (see that module)."""
+    from enterprise_ai.validate.schema import manifest_validator
+
+    manifest_validator()
+    from jsonschema import FormatChecker
+
+    return FormatChecker()
 
 
 def _compile(schema: Any) -> Any:
     """A validator for ``schema`` (its ``$schema`` dialect, Draft 2020-12 by default), formats checked."""
+    formats = _formats()
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
     cls = validator_for(schema, default=Draft202012Validator)
-    return cls(schema, format_checker=_FORMATS)
+    return cls(schema, format_checker=formats)
 
 
 @dataclass
@@ -107,7 +119,8 @@ class ToolEntry:
         out = {
             "name": row["name"], "version": row["version"], "description": spec.get("description") or "",
             "status": row["status"], "owner": row["owner"], "action": self.action,
-            "risk_level": spec.get("risk_level", "minimal"), "data_classification": spec.get("data_classification", "internal"),
+            "risk_level": spec.get("risk_level", "minimal"),
+            "data_classification": spec.get("data_classification", "internal"),
             "requires_approval": bool(spec.get("requires_approval", False)),
             "endpoint_type": self.endpoint.get("type", "http"), "digest": row["digest"], "manifest": row["manifest"],
             "created_by": row["created_by"], "created_at": row["created_at"], "updated_at": row["updated_at"],
@@ -147,6 +160,7 @@ class Registry:
         self.egress = egress
         self.mcp_servers = mcp_servers
         self.tools: dict[str, ToolEntry] = {row["name"]: ToolEntry(row) for row in store.all_tools()}
+        _formats()  # build the manifest and format validators now, not on the first request
 
     def get(self, name: str) -> ToolEntry | None:
         return self.tools.get(name)
@@ -166,7 +180,8 @@ class Registry:
             return errors, warnings
         name = doc["metadata"]["name"]
         if name in RESERVED_NAMES:
-            errors.append({"path": "/metadata/name", "message": f"the name {name!r} is reserved by the gateway's routes"})
+            errors.append({"path": "/metadata/name",
+                           "message": f"the name {name!r} is reserved by the gateway's routes"})
         endpoint = doc["spec"].get("endpoint") or {}
         if endpoint.get("type", "http") == "http":
             url = endpoint.get("url") or f"http://localhost:8000/tools/{name}"

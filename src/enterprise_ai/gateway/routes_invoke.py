@@ -48,8 +48,8 @@ async def list_invocations(
 
 @router.get("/invocations/{invocation_id}", response_model=Invocation, operation_id="get_invocation",
             responses=errors_for(401, 404))
-async def get_invocation(invocation_id: str = Path(..., max_length=128), caller: Principal = Depends(principal),  # noqa: B008
-                         gw: Gateway = Depends(gateway)) -> Any:  # noqa: B008
+async def get_invocation(invocation_id: str = Path(..., max_length=128),  # noqa: B008
+                         caller: Principal = Depends(principal), gw: Gateway = Depends(gateway)) -> Any:  # noqa: B008
     """(ext) One invocation record, e.g. to follow a sandbox execution from ``running`` to its end state."""
     record = gw.store.get_invocation(invocation_id)
     scope = _scope(gw, caller)

@@ -207,11 +207,13 @@ async def add_grant(grant: Grant, name: str = NamePath, caller: Principal = Depe
                operation_id="remove_grant", responses={204: {"description": "removed"}, **errors_for(401, 403, 404)})
 async def remove_grant(name: str = NamePath, grant_principal: str = Path(..., max_length=128),  # noqa: B008
                        relation: str = Path(..., pattern="^(owner|editor|viewer|can_invoke)$"),  # noqa: B008
-                       caller: Principal = Depends(principal), gw: Gateway = Depends(gateway)) -> Response:  # noqa: B008
+                       caller: Principal = Depends(principal),  # noqa: B008
+                       gw: Gateway = Depends(gateway)) -> Response:  # noqa: B008
     """(ext) Remove a stored relation. Needs owner; ``404 grant_not_found`` when it does not exist."""
     visible_tool(gw, caller, name)
     require_relation(gw, caller, name, "owner", "removing a relation")
     if not gw.authz.revoke(name, grant_principal, relation):
         raise ApiError(404, "grant_not_found", f"{grant_principal!r} has no stored {relation} relation on {name!r}")
-    gw.store.add_audit("tool.revoke", caller.id, tool=name, details={"principal": grant_principal, "relation": relation})
+    gw.store.add_audit("tool.revoke", caller.id, tool=name,
+                       details={"principal": grant_principal, "relation": relation})
     return Response(status_code=204)

@@ -19,10 +19,12 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from enterprise_ai.errors import UsageError
-from enterprise_ai.gateway.config import GatewayConfig, hash_token
+
+if TYPE_CHECKING:  # pragma: no cover
+    from enterprise_ai.gateway.config import GatewayConfig
 
 GRACEFUL_SECONDS = 30
 ADMIN_ID = "admin"
@@ -53,6 +55,7 @@ def check_host(host: str, allow_remote: bool) -> None:
 
 def bootstrap(config: GatewayConfig, data_dir: str | Path) -> Bootstrap:
     """Create the tenant and, without principals in config or store, the admin (see the module docstring)."""
+    from enterprise_ai.gateway.config import hash_token
     from enterprise_ai.gateway.store import Store
 
     store = Store(data_dir)
@@ -70,6 +73,30 @@ def bootstrap(config: GatewayConfig, data_dir: str | Path) -> Bootstrap:
         return result
     finally:
         store.close()
+
+
+def lock_data_dir(data_dir: str | Path) -> Any:
+    """Take an exclusive lock on ``<data_dir>/gateway.lock`` for the life of the process.
+
+    Two gateways on one data directory would each cache tools and relations in memory and diverge.
+    Returns the open lock file (keep a reference). Raises UsageError when another gateway holds it.
+    """
+    path = Path(data_dir)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle = (path / "gateway.lock").open("a+")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot use the data directory: {exc.strerror or exc}") from exc
+    try:
+        import fcntl
+
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        pass
+    except OSError as exc:
+        handle.close()
+        raise UsageError(f"{path}: another gateway is already serving this data directory") from exc
+    return handle
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -4,7 +4,7 @@
   last commits may be lost on a power cut, which a development gateway accepts), ``busy_timeout`` 5 s.
 * One connection, opened once and kept for the life of the process; statements are cached by
   :mod:`sqlite3` (``cached_statements``), so each SQL text is prepared once.
-* A ``schema_version`` table and the ordered :data:`MIGRATIONS`: opening a file applies the missing
+* A ``schema_version`` table and the ordered migrations of :mod:`.migrations`: opening a file applies the missing
   ones in one transaction; a file written by a newer version is refused.
 
 Rows are plain dicts; JSON columns hold already-redacted data only (arguments and results are
@@ -25,44 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from enterprise_ai.errors import UsageError
+from enterprise_ai.gateway.migrations import MIGRATIONS, SCHEMA_VERSION
 
 DB_NAME = "gateway.sqlite3"
 
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE principals (
-        id TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
-        scopes TEXT NOT NULL, classification TEXT NOT NULL, created_at TEXT NOT NULL);
-    CREATE TABLE tools (
-        name TEXT PRIMARY KEY, version TEXT NOT NULL, status TEXT NOT NULL, owner TEXT,
-        digest TEXT NOT NULL, manifest TEXT NOT NULL, created_by TEXT NOT NULL,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-    CREATE TABLE relations (
-        tool TEXT NOT NULL, principal TEXT NOT NULL, relation TEXT NOT NULL, created_at TEXT NOT NULL,
-        PRIMARY KEY (tool, principal, relation));
-    CREATE TABLE approvals (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
-        tool TEXT NOT NULL, requested_by TEXT NOT NULL, arguments TEXT, arguments_sha256 TEXT,
-        target_status TEXT, status TEXT NOT NULL, decided_by TEXT, comment TEXT,
-        created_at TEXT NOT NULL, decided_at TEXT, expires_at REAL NOT NULL, consumed_by TEXT);
-    CREATE INDEX approvals_status ON approvals (status, seq);
-    CREATE TABLE invocations (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, tool TEXT NOT NULL,
-        actor TEXT NOT NULL, run_id TEXT, status TEXT NOT NULL, record TEXT NOT NULL);
-    CREATE INDEX invocations_tool ON invocations (tool, seq);
-    CREATE INDEX invocations_run ON invocations (run_id, seq);
-    CREATE TABLE idempotency (
-        principal TEXT NOT NULL, tool TEXT NOT NULL, key TEXT NOT NULL, body_sha256 TEXT NOT NULL,
-        status_code INTEGER NOT NULL, response TEXT NOT NULL, headers TEXT NOT NULL,
-        created_at TEXT NOT NULL, PRIMARY KEY (principal, tool, key));
-    CREATE TABLE audit (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
-        actor TEXT NOT NULL, tool TEXT, approval_id TEXT, details TEXT NOT NULL, created_at TEXT NOT NULL);
-    """,
-]
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def now_iso() -> str:
@@ -184,9 +150,11 @@ class Store:
             r["scopes"] = json.loads(r["scopes"])
         return rows
 
-    def add_principal(self, pid: str, token_sha256: str, roles: list[str], scopes: list[str], classification: str) -> None:
+    def add_principal(self, pid: str, token_sha256: str, roles: list[str], scopes: list[str],
+                      classification: str) -> None:
         self._write("INSERT INTO principals (id, token_sha256, roles, scopes, classification, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)", (pid, token_sha256, _dumps(roles), _dumps(scopes), classification, now_iso()))
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (pid, token_sha256, _dumps(roles), _dumps(scopes), classification, now_iso()))
 
     # -- tools and relations ------------------------------------------------------------------
     def all_tools(self) -> list[dict[str, Any]]:
@@ -212,8 +180,8 @@ class Store:
             try:
                 self.db.execute("DELETE FROM tools WHERE name = ?", (name,))
                 self.db.execute("DELETE FROM relations WHERE tool = ?", (name,))
-                self.db.execute("UPDATE approvals SET status = 'expired' WHERE tool = ? AND status IN ('pending', 'approved')",
-                                (name,))
+                self.db.execute("UPDATE approvals SET status = 'expired'"
+                                " WHERE tool = ? AND status IN ('pending', 'approved')", (name,))
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
@@ -241,7 +209,8 @@ class Store:
         )
 
     def _expire(self) -> None:
-        self._write("UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at < ?", (time.time(),))
+        self._write("UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at < ?",
+                    (time.time(),))
 
     def get_approval(self, approval_id: str) -> dict[str, Any] | None:
         self._expire()
@@ -277,8 +246,8 @@ class Store:
 
     def consume_approval(self, approval_id: str, invocation_id: str) -> bool:
         """Atomically take an approved approval for one call; False if it is no longer ``approved``."""
-        cur = self._write("UPDATE approvals SET status = 'consumed', consumed_by = ? WHERE id = ? AND status = 'approved'",
-                          (invocation_id, approval_id))
+        cur = self._write("UPDATE approvals SET status = 'consumed', consumed_by = ?"
+                          " WHERE id = ? AND status = 'approved'", (invocation_id, approval_id))
         return cur.rowcount == 1
 
     def release_approval(self, approval_id: str) -> None:
@@ -353,7 +322,8 @@ class Store:
                   details: dict[str, Any] | None = None) -> dict[str, Any]:
         event = {"id": new_id("evt"), "type": type_, "actor": actor, "tool": tool, "approval_id": approval_id,
                  "details": details or {}, "created_at": now_iso()}
-        self._write("INSERT INTO audit (id, type, actor, tool, approval_id, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self._write("INSERT INTO audit (id, type, actor, tool, approval_id, details, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (event["id"], type_, actor, tool, approval_id, _dumps(event["details"]), event["created_at"]))
         return event
 
@@ -367,7 +337,8 @@ class Store:
         if after_seq is not None:
             where.append("seq < ?")
             params.append(after_seq)
-        rows = self._all(f"SELECT * FROM audit WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?", [*params, limit + 1])
+        rows = self._all(f"SELECT * FROM audit WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
+                         [*params, limit + 1])
         more = len(rows) > limit
         rows = rows[:limit]
         for r in rows:

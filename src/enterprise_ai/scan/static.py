@@ -57,6 +57,7 @@ class Candidate:
     keywords: list[ast.keyword]
     line: int
     other_decorators: list[ast.expr]
+    unreadable: str | None = None  # why the declaration cannot be read (it is then reported, not listed)
 
 
 def scan_static(paths: list[str], options: ScanOptions | None = None) -> ScanResult:
@@ -200,6 +201,10 @@ def find_candidates(ev: Evaluator, module: ParsedModule) -> list[Candidate]:
             fn = module.defs.get(fn_expr.id) if isinstance(fn_expr, ast.Name) else None
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 found.append(Candidate(kind, fn, keywords, fn.lineno, list(fn.decorator_list)))  # the import scan's line
+            else:
+                why = (f"the tool wraps `{ast.unparse(fn_expr)}`, not a function defined in this module: "
+                       "it cannot be read statically and is not listed")
+                found.append(Candidate(kind, None, keywords, stmt.lineno, [], unreadable=why))
     return found
 
 
@@ -249,6 +254,11 @@ def endpoint_for(options: ScanOptions, name: str) -> dict[str, Any] | None:
 def _build(ev: Evaluator, module: ParsedModule, cand: Candidate, file: str, options: ScanOptions,
            tools: list[ScannedTool], problems: list[ScanProblem]) -> None:
     report = _Report(file, cand.line, options, problems)
+    if cand.unreadable:
+        target = cand.keywords and next((k.value for k in cand.keywords if k.arg == "name"), None)
+        label = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) else "?"
+        report.warn(label, cand.unreadable)
+        return
     label = cand.fn.name if cand.fn is not None else "?"
     opts = _options(ev, module, cand.keywords, label, report)
     label = str(opts.get("name") or label)

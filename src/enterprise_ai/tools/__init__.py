@@ -33,9 +33,21 @@ __all__ = [
 ]
 
 
+_CLIENT_ERRORS = frozenset({
+    "APIError", "APIConnectionError", "APITimeoutError", "APIStatusError", "BadRequestError",
+    "AuthenticationError", "PermissionDeniedError", "NotFoundError", "ConflictError",
+    "UnprocessableEntityError", "RateLimitError", "InternalServerError", "PaginationError",
+    "PendingApprovalError", "ApprovalRejected",
+})
+
+
 def __getattr__(name: str) -> Any:
     if name == "ToolsClient":
         from enterprise_ai.tools._client import ToolsClient
 
         return ToolsClient
+    if name in _CLIENT_ERRORS:  # the client's typed errors (enterprise_ai.tools._exceptions)
+        from enterprise_ai.tools import _exceptions
+
+        return getattr(_exceptions, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from enterprise_ai.tools._client import ToolsClient
 
 
-def _seg(value: str) -> str:
+def path_segment(value: str) -> str:
+    """A URL path segment, percent-encoded: a name (``a/b``, ``..``) never escapes its segment."""
     return quote(str(value), safe="")
+
+
+_seg = path_segment
 
 
 class Approvals:

@@ -16,14 +16,15 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import httpx
 
+from enterprise_ai import __version__
 from enterprise_ai.auth._secret import Secret
 from enterprise_ai.errors import ErrorKind, UsageError
 from enterprise_ai.tools import _retry
 from enterprise_ai.tools._approvals import Approvals
+from enterprise_ai.tools._approvals import path_segment as _seg
 from enterprise_ai.tools._exceptions import (
     APIConnectionError,
     APIError,
@@ -44,6 +45,8 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8700"
 DEFAULT_CONNECT_TIMEOUT = 5.0
 #: seconds to wait for each read (and write, and a pooled connection)
 DEFAULT_READ_TIMEOUT = 30.0
+#: the ``User-Agent`` header of every request
+USER_AGENT = f"eai/{__version__} httpx/{httpx.__version__}"
 #: the contract of ``validate``
 TOOL_MANIFEST_CONTRACT = "tool-manifest"
 
@@ -68,11 +71,6 @@ def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """Headers for a log line: ``Authorization`` (and cookies, API keys) replaced by ``<redacted>``."""
     hidden = {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"}
     return {k: ("<redacted>" if k.lower() in hidden else v) for k, v in headers.items()}
-
-
-def _seg(value: str) -> str:
-    """A URL path segment, percent-encoded (a name never escapes its segment)."""
-    return quote(str(value), safe="")
 
 
 class ToolsClient:
@@ -253,7 +251,7 @@ class ToolsClient:
         safe = method == "GET" if retry_safe is None else retry_safe
         query = {k: v for k, v in (params or {}).items() if v is not None}
         content = None
-        req_headers = {"Accept": "application/json", "User-Agent": "eai"}
+        req_headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
         if json_body is not None:
             # Encoded once: every retry sends exactly these bytes.
             content = json.dumps(json_body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

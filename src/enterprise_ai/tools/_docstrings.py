@@ -91,7 +91,7 @@ def _normalise(text: str | None) -> str | None:
     if not text:
         return None
     paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(text))
-    joined = [" ".join(line.strip() for line in p.splitlines() if line.strip()) for p in paragraphs]
+    joined = [" ".join(p.split()) for p in paragraphs]  # runs of spaces and tabs become one space
     out = "\n\n".join(p for p in joined if p)
     return out or None
 
@@ -107,10 +107,22 @@ def _is_section_start(lines: list[str], i: int) -> bool:
     return line.endswith(":") or underlined
 
 
+def _before_section(text: str | None) -> str | None:
+    """``text`` up to the first line that opens a section (a Sphinx ``:param`` followed by a Google
+    ``Returns:`` leaves the section in the last parameter's description otherwise)."""
+    if not text:
+        return text
+    lines = text.splitlines()
+    for i in range(len(lines)):
+        if _is_section_start(lines, i) and not _FIELD_LINE.match(lines[i].strip()):
+            return "\n".join(lines[:i])
+    return text
+
+
 def first_paragraph(doc: str | None) -> str | None:
     """The first paragraph of ``doc`` (stopping at a blank line or at a section title), or None.
 
-    Never raises. Lines are joined with single spaces. A docstring that starts with a section
+    Never raises. Lines are joined, and runs of whitespace collapsed, into single spaces. A docstring that starts with a section
     (``Args:``, ``:param x:``...) has no description.
     """
     if not doc or not doc.strip():
@@ -121,7 +133,7 @@ def first_paragraph(doc: str | None) -> str | None:
         if not line.strip() or _is_section_start(lines, i):
             break
         kept.append(line.strip())
-    return " ".join(kept) or None
+    return " ".join(" ".join(kept).split()) or None
 
 
 def _best_parse(doc: str) -> Docstring | None:
@@ -155,7 +167,7 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     returns = None
     if parsed is not None:
         for p in parsed.params:
-            text = _normalise(p.description)
+            text = _normalise(_before_section(p.description))
             if not text:
                 continue
             for name in re.split(r"\s*,\s*", p.arg_name or ""):
@@ -163,5 +175,5 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
                 if name and name not in params:
                     params[name] = text
         if parsed.returns is not None:
-            returns = _normalise(parsed.returns.description)
+            returns = _normalise(_before_section(parsed.returns.description))
     return ParsedDocstring(description=description, params=params, returns=returns)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from enterprise_ai.errors import EaiError, ErrorKind
 from enterprise_ai.tools._docstrings import first_paragraph
+from enterprise_ai.tools._pydantic import pydantic_ready
 from enterprise_ai.tools._schema import Analysis, _doc_of, _signature_target, analyse, tool_name
 
 __all__ = ["LocalTool", "ToolArgumentsError", "tool"]
@@ -309,8 +310,10 @@ def _decode(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
 def _adapter(annotation: Any, schema: dict[str, Any], name: str) -> Any:
     """A pydantic ``TypeAdapter`` for one parameter (built once per tool), or None (no annotation: any value).
 
-    When pydantic cannot build one (an arbitrary class, ``typing.TypedDict`` before Python 3.12), the value
-    is checked against the parameter's JSON Schema instead, without coercion.
+    A ``typing.TypedDict`` (which pydantic refuses before Python 3.12) is rebuilt as a
+    ``typing_extensions.TypedDict`` first. When pydantic still cannot build one (an arbitrary class, a
+    recursive ``typing.TypedDict``), the value is checked against the parameter's JSON Schema instead,
+    without coercion.
     """
     if annotation is inspect.Parameter.empty or annotation is Any:
         return None
@@ -318,6 +321,10 @@ def _adapter(annotation: Any, schema: dict[str, Any], name: str) -> Any:
 
     try:
         return TypeAdapter(annotation)
+    except Exception:
+        pass
+    try:
+        return TypeAdapter(pydantic_ready(annotation))
     except Exception:
         pass
     try:

@@ -63,13 +63,16 @@ def _base_callable(fn: Any) -> Any:
 def tool_name(fn: Callable[..., Any]) -> str:
     """DNS-style tool name from a function's ``__name__`` (``search_orders`` -> ``search-orders``).
 
-    Lower case; ``_`` and every character other than ``a-z``, ``0-9``, ``.`` and ``-`` become ``-``;
-    leading and trailing ``-``/``.`` are dropped; ``tool`` when nothing is left. A partial uses the
-    wrapped function's name, a callable object its class name.
+    The reference page's rule, exactly: lower case, then ``_`` and every character other than ``a-z``,
+    ``0-9``, ``.`` and ``-`` become one ``-`` each (nothing is stripped or collapsed: ``_private`` gives
+    ``-private``, which ``eai tools validate`` then reports, so pass ``name=``); ``tool`` when the name is
+    empty. A partial uses the wrapped function's name, a callable object its class name.
     """
     base = _base_callable(fn)
-    name = getattr(base, "__name__", None) or type(base).__name__
-    return re.sub(r"[^a-z0-9.-]", "-", str(name).lower()).strip("-.") or "tool"
+    name = getattr(base, "__name__", None)
+    if not isinstance(name, str):
+        name = type(base).__name__
+    return re.sub(r"[^a-z0-9.-]", "-", name.lower()) or "tool"
 
 
 def schema_for(annotation: Any) -> dict[str, Any]:

@@ -9,10 +9,12 @@ Choices, so that every schema is valid Draft 2020-12 and deterministic:
   ``[A-Za-z0-9_.-]`` become ``_``; a clash gets ``Name2``, ``Name3``... in the order classes are met);
   ``$defs`` keys are sorted; enums are inlined;
 * formats: ``date-time``, ``date``, ``time``, ``duration``, ``uuid``, ``ipv4``, ``ipv6`` (all defined by
-  Draft 2020-12 Validation, section 7.3); a ``pathlib`` path is a plain ``{type: string}``: Draft 2020-12
-  defines no ``path`` format, an unknown format is checked by no validator, and ``eai tools validate``
-  warns about one (rule ``schema.unknown-format``). For the same reason, a format pydantic gives a type
-  it knows (``password``, ``file-path``...) is dropped unless Draft 2020-12 defines it;
+  Draft 2020-12 Validation, section 7.3), and ``path`` for a ``pathlib`` path (issue 2 asks for Path's
+  format; ``path`` is not a Draft 2020-12 format but the name pydantic uses, and ``eai tools validate``
+  accepts it). Other formats pydantic gives a type it knows (``password``, ``file-path``...) are dropped;
+* ``enum.Flag`` is ``{type: integer}`` without ``enum``: any combination of members is a valid value;
+* pydantic generic models that refer to themselves (``Page[int]`` with a ``next: Page[T] | None``) keep
+  the reference (pydantic leaves a ``PydanticRecursiveRef`` in their fields: it is resolved here);
 * constraints (``Field(ge=1)``, ``annotated_types.MaxLen``...) are turned into keywords by pydantic on a
   stand-in type of the same JSON type, so they match what pydantic validates;
 * descriptions: a class's is the first paragraph of its docstring (not the signature ``dataclasses``
@@ -21,22 +23,20 @@ Choices, so that every schema is valid Draft 2020-12 and deterministic:
   (``Attributes:`` / ``:param:``), in that order;
 * no ``$schema`` and no ``title`` keyword anywhere (pydantic's generated titles are noise).
 
-Only the structure of the annotation objects is read (never source files, ``__qualname__`` or ids), so
-the static scan's rebuilt classes give byte-identical schemas.
+Only the structure of the annotation objects is read (never source files or ``__qualname__``; no id reaches
+the output), so the static scan's rebuilt classes give byte-identical schemas. Default values are turned into
+JSON by :mod:`._jsonvalues`; what is asked of pydantic lives in :mod:`._pydantic`.
 """
 
 from __future__ import annotations
 
 import collections
-import copy
 import dataclasses
 import datetime
 import decimal
 import enum
-import functools
 import inspect
 import ipaddress
-import math
 import pathlib
 import re
 import types
@@ -48,6 +48,11 @@ from typing import Any
 import typing_extensions as te
 
 from enterprise_ai.tools._docstrings import parse_docstring
+from enterprise_ai.tools._jsonvalues import NOT_JSON, enum_schema, json_default
+from enterprise_ai.tools._pydantic import (
+    constraint_keywords, field_default, is_field_info, is_model, is_recursive_ref, pydantic_leaf,
+    recursive_ref_target, root_annotation, strip_titles,
+)
 
 __all__ = ["NOT_JSON", "Builder", "field_default", "is_field_info", "json_default"]
 
@@ -58,51 +63,6 @@ def _definition_error(message: str, **details: Any) -> Exception:
     from enterprise_ai.tools._schema import ToolDefinitionError  # defined there; imported late (no cycle)
 
     return ToolDefinitionError(message, **details)
-
-
-NOT_JSON = object()
-
-
-def json_default(value: Any) -> Any:
-    """A Python default as JSON data (for the ``default`` keyword), or the ``NOT_JSON`` marker.
-
-    ``None``/bool/int/str as is; a finite float; an enum member as its value; a ``pathlib`` path as a
-    POSIX string; date/time as ISO 8601; UUID as a string; list/tuple as a list; set/frozenset as a
-    sorted list (deterministic); a dict with string keys; a pydantic model or dataclass instance as its
-    fields. Anything else (or containing anything else) is ``NOT_JSON``: the caller leaves it out.
-    """
-    if value is None or isinstance(value, (bool, int, str)) and not isinstance(value, enum.Enum):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else NOT_JSON
-    if isinstance(value, enum.Enum):
-        return json_default(value.value)
-    if isinstance(value, pathlib.PurePath):
-        return value.as_posix()
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = [json_default(v) for v in value]
-        if any(v is NOT_JSON for v in items):
-            return NOT_JSON
-        if isinstance(value, (set, frozenset)):  # deterministic order
-            items.sort(key=lambda v: (type(v).__name__, repr(v)))
-        return items
-    if isinstance(value, dict):
-        out = {k: json_default(v) for k, v in value.items()}
-        if not all(isinstance(k, str) for k in out) or any(v is NOT_JSON for v in out.values()):
-            return NOT_JSON
-        return out
-    if hasattr(type(value), "model_fields") and hasattr(value, "model_dump"):
-        try:
-            return json_default(value.model_dump(mode="json", by_alias=True))
-        except Exception:
-            return NOT_JSON
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return json_default(dataclasses.asdict(value))
-    return NOT_JSON
 
 
 # ---------------------------------------------------------------------------- annotation walker
@@ -120,87 +80,16 @@ _SIMPLE: dict[Any, dict[str, Any]] = {
     datetime.time: {"type": "string", "format": "time"},
     datetime.timedelta: {"type": "string", "format": "duration"},
     uuid.UUID: {"type": "string", "format": "uuid"},
-    pathlib.PurePath: {"type": "string"},  # no "path" format in Draft 2020-12 (see the module docstring)
+    pathlib.PurePath: {"type": "string", "format": "path"},  # pydantic's name (see the module docstring)
     ipaddress.IPv4Address: {"type": "string", "format": "ipv4"},
     ipaddress.IPv6Address: {"type": "string", "format": "ipv6"},
     decimal.Decimal: {"anyOf": [{"type": "number"}, {"type": "string"}]},
 }
-FORMATS_2020_12 = frozenset((
-    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
-    "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
-    "relative-json-pointer", "regex",
-))  # Draft 2020-12 Validation, section 7.3
 _ARRAYS = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection, abc.Iterator,
            collections.deque, typing.List, typing.Sequence}
 _SETS = {set, frozenset, abc.Set, abc.MutableSet}
 _MAPS = {dict, abc.Mapping, abc.MutableMapping, collections.OrderedDict, collections.defaultdict}
-_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (type(None), "null"))
 _UNION_TYPES = (typing.Union, types.UnionType)
-
-
-def _type_of(values: list[Any]) -> str | list[str] | None:
-    found: list[str] = []
-    for v in values:
-        name = next((n for t, n in _JSON_TYPES if isinstance(v, t)), None)
-        if name is None:
-            return None
-        if name not in found:
-            found.append(name)
-    return found[0] if len(found) == 1 else found
-
-
-def _enum_schema(values: list[Any]) -> dict[str, Any]:
-    values = [json_default(v) for v in values]
-    if any(v is NOT_JSON for v in values):
-        return {}
-    kind = _type_of(values)
-    return {"type": kind, "enum": values} if kind else {"enum": values}
-
-
-def _strip_titles(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _strip_titles(v) for k, v in node.items() if k != "title" or not isinstance(v, str)}
-    if isinstance(node, list):
-        return [_strip_titles(v) for v in node]
-    return node
-
-
-_STAND_INS = {"string": str, "integer": int, "number": float, "boolean": bool, "array": list, "object": dict}
-
-
-@functools.lru_cache(maxsize=256)
-def _constraint_keywords_cached(stand_in: type, constraints: tuple[Any, ...]) -> dict[str, Any]:
-    from pydantic import TypeAdapter
-
-    base = TypeAdapter(stand_in).json_schema()
-    full = TypeAdapter(te.Annotated[(stand_in, *constraints)]).json_schema()  # type: ignore[misc]
-    return _known_format_only(_strip_titles({k: v for k, v in full.items() if base.get(k, NOT_JSON) != v}))
-
-
-def _known_format_only(schema: dict[str, Any]) -> dict[str, Any]:
-    """Drop a ``format`` Draft 2020-12 does not define (pydantic's ``password``, ``file-path``...)."""
-    if "format" in schema and schema["format"] not in FORMATS_2020_12:
-        schema = {k: v for k, v in schema.items() if k != "format"}
-    return schema
-
-
-def _constraint_keywords(stand_in: type, constraints: list[Any]) -> dict[str, Any]:
-    """JSON Schema keywords (``minimum``, ``maxLength``, ``pattern``...) pydantic derives from constraints."""
-    key = (stand_in, tuple(constraints))
-    try:
-        hash(key)
-    except TypeError:  # unhashable metadata: no cache
-        compute = _constraint_keywords_cached.__wrapped__
-    else:
-        compute = _constraint_keywords_cached
-    try:
-        return copy.deepcopy(compute(*key))
-    except Exception:  # a constraint pydantic cannot apply to this type: no keyword rather than a crash
-        return {}
-
-
-def is_field_info(obj: Any) -> bool:
-    return type(obj).__name__ == "FieldInfo" and type(obj).__module__.startswith("pydantic")
 
 
 class Builder:
@@ -232,13 +121,17 @@ class Builder:
         if origin in (te.Required, te.NotRequired, te.ReadOnly, typing.ClassVar, typing.Final):
             return self.schema(args[0]) if args else {}
         if origin is te.Literal:
-            return _enum_schema(list(args))
+            return enum_schema(list(args))
         if origin in _UNION_TYPES:
             return self._union(args)
         if isinstance(tp, te.TypeAliasType) or type(tp).__name__ == "TypeAliasType":
             return self.schema(tp.__value__)
         if isinstance(tp, typing.NewType):
             return self.schema(tp.__supertype__)
+        if isinstance(tp, dataclasses.InitVar):
+            return self.schema(tp.type)
+        if is_recursive_ref(tp):
+            return self._recursive_ref(tp)
         if isinstance(tp, typing.TypeVar):
             if tp.__bound__ is not None:
                 return self.schema(tp.__bound__)
@@ -264,7 +157,7 @@ class Builder:
                 if meta.examples is not None:
                     extra["examples"] = json_default(list(meta.examples))
                 if isinstance(meta.json_schema_extra, dict):
-                    extra.update(_strip_titles(meta.json_schema_extra))
+                    extra.update(strip_titles(meta.json_schema_extra))
                 constraints.extend(meta.metadata)
             elif isinstance(meta, str):  # Annotated[str, "what it is"]
                 extra.setdefault("description", meta)
@@ -281,9 +174,7 @@ class Builder:
                 if target:
                     schema["anyOf"] = [dict(s) for s in schema["anyOf"]]
                     target = next(s for s in schema["anyOf"] if s.get("type") != "null")
-            stand_in = _STAND_INS.get(target.get("type")) if isinstance(target.get("type"), str) else None
-            if stand_in is not None:
-                target.update(_constraint_keywords(stand_in, constraints))
+            target.update(constraint_keywords(target.get("type"), constraints))
         schema.update({k: v for k, v in extra.items() if v is not NOT_JSON})
         return schema
 
@@ -328,22 +219,24 @@ class Builder:
         return {}
 
     def _class(self, cls: type) -> dict[str, Any]:
+        if issubclass(cls, enum.Flag):
+            return {"type": "integer"}  # any combination of members is a value: no enum
         if issubclass(cls, enum.Enum):
-            return _enum_schema([m.value for m in cls])
+            return enum_schema([m.value for m in cls])
         if cls in (tuple,):
             return {"type": "array"}
         if cls in _ARRAYS or cls in _SETS:
             return {"type": "array", **({"uniqueItems": True} if cls in _SETS else {})}
         if cls in _MAPS:
             return {"type": "object"}
-        if te.is_typeddict(cls) or dataclasses.is_dataclass(cls) or _is_model(cls):
-            if _is_model(cls) and _root_annotation(cls) is not None:
-                return self.schema(_root_annotation(cls))
+        if te.is_typeddict(cls) or dataclasses.is_dataclass(cls) or is_model(cls):
+            if is_model(cls) and root_annotation(cls) is not None:
+                return self.schema(root_annotation(cls))
             return self._ref(cls)
         for base in cls.__mro__:
             if base in _SIMPLE:
                 return dict(_SIMPLE[base])
-        return _pydantic_leaf(cls)
+        return pydantic_leaf(cls)
 
     def _ref(self, cls: type) -> dict[str, Any]:
         if cls not in self._names:
@@ -356,6 +249,14 @@ class Builder:
             self.defs[name] = {}  # placeholder: recursive references resolve to it
             self.defs[name] = self._object(cls)
         return {"$ref": f"#/$defs/{self._names[cls]}"}
+
+    def _recursive_ref(self, ref: Any) -> dict[str, Any]:
+        target = recursive_ref_target(ref, list(self._names))
+        if target is None:  # never silently accept anything
+            name = ref.type_ref.split(":", 1)[0]
+            raise _definition_error(f"the self-reference of generic model {name} cannot be resolved",
+                                    tool=self.owner)
+        return self._ref(target)
 
     def _object(self, cls: type) -> dict[str, Any]:
         doc = cls.__doc__
@@ -374,7 +275,7 @@ class Builder:
             props[key] = schema
             if is_required:
                 required.append(key)
-        if _is_model(cls):
+        if is_model(cls):
             extra_forbidden = cls.model_config.get("extra") == "forbid"
         out: dict[str, Any] = {"type": "object"}
         if parsed.description:
@@ -387,7 +288,7 @@ class Builder:
         return out
 
     def _fields(self, cls: type) -> list[tuple[str, dict[str, Any], bool, Any]]:
-        if _is_model(cls):
+        if is_model(cls):
             return self._model_fields(cls)
         hints = self._class_hints(cls)
         if te.is_typeddict(cls):
@@ -399,8 +300,10 @@ class Builder:
                 rows.append((key, self.schema(hint), req, NOT_JSON))
             return rows
         rows = []
-        for f in dataclasses.fields(cls):
-            if not f.init:
+        init_vars = {name for name, hint in hints.items() if isinstance(hint, dataclasses.InitVar)}
+        keep = {f.name for f in dataclasses.fields(cls)} | init_vars  # __init__ takes InitVar fields too
+        for f in cls.__dataclass_fields__.values():  # type: ignore[attr-defined]
+            if not f.init or f.name not in keep:
                 continue
             hint, value = hints.get(f.name, _EMPTY), f.default
             if is_field_info(value):  # pydantic dataclass: x: int = Field(3, ge=0)
@@ -444,49 +347,5 @@ class Builder:
         except Exception as exc:
             raise _definition_error(f"annotations of {cls.__name__} cannot be resolved: {exc}",
                                       tool=self.owner, parameter=cls.__name__) from None
-
-
-def field_default(info: Any) -> Any:
-    """The Python default of a pydantic ``FieldInfo`` (``inspect.Parameter.empty`` when it has none)."""
-    if info.default_factory is not None:
-        try:
-            return info.default_factory()
-        except Exception:
-            return _EMPTY
-    return _EMPTY if info.is_required() else info.default
-
-
-def _is_model(cls: Any) -> bool:
-    return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_json_schema")
-
-
-def _root_annotation(cls: Any) -> Any:
-    fields = getattr(cls, "model_fields", {})
-    if getattr(cls, "__pydantic_root_model__", False) and "root" in fields:
-        return fields["root"].annotation
-    return None
-
-
-def _pydantic_leaf(tp: Any) -> dict[str, Any]:
-    """Schema of a type pydantic knows (``AnyUrl``, ``EmailStr``...) when it needs no ``$defs``; else ``{}``."""
-    try:
-        hash(tp)
-    except TypeError:  # unhashable
-        return _pydantic_leaf_cached.__wrapped__(tp)
-    return copy.deepcopy(_pydantic_leaf_cached(tp))
-
-
-@functools.lru_cache(maxsize=512)
-def _pydantic_leaf_cached(tp: Any) -> dict[str, Any]:
-    try:
-        from pydantic import TypeAdapter
-
-        schema = TypeAdapter(tp).json_schema()
-    except Exception:
-        return {}
-    if "$defs" in schema or "$ref" in repr(schema):
-        return {}
-    schema = _known_format_only(_strip_titles(schema))
-    return dict(sorted(schema.items(), key=lambda item: item[0] != "type"))  # "type" first, then pydantic's order
 
 

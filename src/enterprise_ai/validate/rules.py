@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from enterprise_ai.validate.findings import Finding, make_finding, pointer_join
-from enterprise_ai.validate.schema import KNOWN_FORMATS
+from enterprise_ai.validate.schema import KNOWN_FORMATS, META_SCHEMA_URI
 
 BUILTIN_HANDLERS = ("echo", "time.now")
 _JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "string"))
@@ -28,7 +28,9 @@ _ONE = frozenset(("additionalProperties", "contains", "contentSchema", "else", "
 _MAP = frozenset(("$defs", "definitions", "dependentSchemas", "patternProperties", "properties"))
 _MANY = frozenset(("allOf", "anyOf", "oneOf", "prefixItems", "items"))
 _SUBSCHEMAS = _ONE | _MAP | _MANY
-_NOTABLE = frozenset(("$ref", "$dynamicRef", "format", "pattern", "patternProperties", "$anchor", "$dynamicAnchor"))
+_NOTABLE = frozenset(("$ref", "$dynamicRef", "format", "pattern", "patternProperties", "$anchor", "$dynamicAnchor",
+                      "$schema"))
+_DIALECTS = frozenset((META_SCHEMA_URI, META_SCHEMA_URI + "#"))
 
 
 def walk_schema(schema: Any, pointer: str) -> Iterator[tuple[dict[str, Any], str]]:
@@ -70,13 +72,26 @@ def _resolve_local(root: Any, fragment: str, anchors: set[str]) -> bool:
 
 
 def check_schema_references(schema: Any, pointer: str, out: list[Finding], active: frozenset[str]) -> bool:
-    """$ref, format and pattern checks of one embedded schema; False when a ``pattern`` is not a valid regex."""
+    """$ref, $schema, format and pattern checks of one embedded schema.
+
+    Returns False when the fast meta-schema answer must not be used: a ``pattern`` that Python's
+    ``re`` rejects (jsonschema's ``regex`` format), or a ``$schema`` other than Draft 2020-12
+    (jsonschema-rs would try to fetch it; it is reported under ``schema.meta`` instead).
+    """
     refs: list[tuple[str, str, str]] = []
     anchors: set[str] = set()
     patterns_ok = True
     for node, where in walk_schema(schema, pointer):
         if _NOTABLE.isdisjoint(node):
             continue
+        dialect = node.get("$schema")
+        if dialect is not None and dialect not in _DIALECTS:
+            patterns_ok = False
+            if "schema.meta" in active:
+                out.append(make_finding(
+                    "schema.meta", pointer_join(where, "$schema"),
+                    f"$schema {dialect!r} is not supported (nothing is fetched): remove it, or use "
+                    f"{META_SCHEMA_URI!r}; manifests hold Draft 2020-12 schemas"))
         for keyword in ("$ref", "$dynamicRef"):
             if isinstance(node.get(keyword), str):
                 refs.append((keyword, node[keyword], pointer_join(where, keyword)))

@@ -25,6 +25,9 @@ TOOL_COLUMNS = [
     ("OWNER", "owner"),
     ("DESCRIPTION", "description"),
 ]
+#: fields of a gateway tool shown by ``eai tools get`` (table) besides those of TOOL_COLUMNS
+GET_EXTRA_KEYS = ("action", "data_classification", "requires_approval", "endpoint_type", "digest", "created_by",
+                  "created_at", "updated_at")
 REGISTER_COLUMNS = [("TOOL", "tool"), ("RESULT", "result"), ("STATUS", "status"), ("SOURCE", "source")]
 #: seconds between two polls of ``eai tools invocations --follow``
 FOLLOW_POLL_SECONDS = 2.0
@@ -46,10 +49,14 @@ def _tool_row(tool: dict[str, Any]) -> dict[str, Any]:
 
 def register(
     ctx: typer.Context,
-    paths: List[Path] = typer.Argument(..., help="Manifest files (.yaml, .yml, .json), Python files or directories."),  # noqa: UP006, E501
+    paths: List[Path] = typer.Argument(  # noqa: UP006
+        ..., help="Manifest files (.yaml, .yml, .json), Python files or directories.",
+    ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate on the server only; write nothing."),
     diff: bool = typer.Option(False, "--diff", help="Show a unified diff against each live tool's manifest."),
-    exit_code: bool = typer.Option(False, "--exit-code", help="Exit 1 when a tool was (or would be) created or updated."),  # noqa: E501
+    exit_code: bool = typer.Option(
+        False, "--exit-code", help="Exit 1 when a tool was (or would be) created or updated.",
+    ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
 ) -> None:
@@ -91,8 +98,12 @@ app.command("apply", help="Alias of 'register'.")(register)
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    status: Optional[str] = typer.Option(None, "--status", help="Only draft, approved, restricted, deprecated or blocked tools."),  # noqa: UP007, E501
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Most tools shown (default: all)."),  # noqa: UP007
+    status: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--status", help="Only draft, approved, restricted, deprecated or blocked tools.",
+    ),
+    limit: Optional[int] = typer.Option(  # noqa: UP007
+        None, "--limit", min=1, help="Most tools shown (default: all).",
+    ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
 ) -> None:
@@ -116,7 +127,8 @@ def get(
     with client_for(profile) as client:
         tool = client.get(name)
     if output is render.OutputFormat.table:
-        render.emit(_tool_row(tool), output, state=get_state(ctx))
+        details = {k: tool[k] for k in GET_EXTRA_KEYS if tool.get(k) is not None}
+        render.emit({**_tool_row(tool), **details}, output, state=get_state(ctx))
     else:
         render.emit(tool, output, state=get_state(ctx))
 
@@ -127,7 +139,9 @@ def update(
     name: str = typer.Argument(..., help="Tool name."),
     owner: Optional[str] = typer.Option(None, "--owner", help="New owner."),  # noqa: UP007
     description: Optional[str] = typer.Option(None, "--description", help="New description."),  # noqa: UP007
-    status: Optional[str] = typer.Option(None, "--status", help="draft, approved (through an approval), restricted, deprecated, blocked."),  # noqa: UP007, E501
+    status: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--status", help="draft, approved (through an approval), restricted, deprecated, blocked.",
+    ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
 ) -> None:
@@ -193,14 +207,28 @@ def _split_wait(pairs: List[str], wait: bool) -> tuple[List[str], Optional[float
 @app.command("invoke")
 def invoke(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Tool name."),
-    pairs: Optional[List[str]] = typer.Argument(None, help="Arguments as key=value, typed by the tool's input schema."),  # noqa: UP006, UP007, E501
+    name: str = typer.Argument(..., metavar="NAME", help="Tool name."),
+    pairs: Optional[List[str]] = typer.Argument(  # noqa: UP006, UP007
+        None, metavar="KEY=VALUE", help="Arguments, each typed by the tool's input schema (a=1 is an integer).",
+    ),
     args_json: Optional[str] = typer.Option(None, "--args-json", help="Arguments as one JSON object."),  # noqa: UP007
-    args_file: Optional[Path] = typer.Option(None, "--args-file", help="File holding the arguments as a JSON object."),  # noqa: UP007, E501
-    run_id: Optional[str] = typer.Option(None, "--run-id", help="Run this call belongs to (X-EAI-Run-Id)."),  # noqa: UP007
-    idempotency_key: Optional[str] = typer.Option(None, "--idempotency-key", help="Idempotency-Key (default: a new UUID); the same key replays the first response."),  # noqa: UP007, E501
-    wait: bool = typer.Option(False, "--wait", help="--wait [SECONDS]: wait for a needed approval (default 300 s), then call again."),  # noqa: E501
-    approval_id: Optional[str] = typer.Option(None, "--approval-id", help="An approved approval for these arguments (from an earlier pending call)."),  # noqa: UP007, E501
+    args_file: Optional[Path] = typer.Option(  # noqa: UP007
+        None, "--args-file", help="File holding the arguments as a JSON object.",
+    ),
+    run_id: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--run-id", help="Run this call belongs to (X-EAI-Run-Id).",
+    ),
+    idempotency_key: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--idempotency-key",
+        help="Idempotency-Key (default: a new UUID); the same key replays the first response.",
+    ),
+    wait: bool = typer.Option(
+        False, "--wait",
+        help="--wait [SECONDS]: wait for a needed approval (a bare number after it; default 300 s), then call again.",
+    ),
+    approval_id: Optional[str] = typer.Option(  # noqa: UP007
+        None, "--approval-id", help="An approved approval for these arguments (from an earlier pending call).",
+    ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
 ) -> None:
@@ -243,11 +271,15 @@ def invocations(
     run_id: Optional[str] = typer.Option(None, "--run-id", help="Only this run's invocations."),  # noqa: UP007
     limit: int = typer.Option(20, "--limit", min=1, help="Most invocations shown (newest first)."),
     all_: bool = typer.Option(False, "--all", help="Every invocation, streamed page by page."),
-    follow: bool = typer.Option(False, "--follow", "-f", help="Keep polling and print new invocations (Ctrl-C stops)."),  # noqa: E501
+    follow: bool = typer.Option(
+        False, "--follow", "-f", help="Keep polling and print new invocations (Ctrl-C stops).",
+    ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
 ) -> None:
     """Show invocations: time, tool, actor, status, decision, duration, cost, DLP detections, run id."""
+    from itertools import islice
+
     from enterprise_ai.tools import _invoke
 
     state = get_state(ctx)
@@ -256,8 +288,7 @@ def invocations(
         if all_:
             _stream(client.iter_invocations(tool=tool, run_id=run_id, limit=500), output, state)
             return
-        page = client.invocations(tool=tool, run_id=run_id, limit=min(limit, 500))
-        items = page.get("items", [])[:limit]
+        items = list(islice(client.iter_invocations(tool=tool, run_id=run_id, limit=min(limit, 500)), limit))
         if follow:  # oldest first, then new ones as they come, like tail -f; JSON as JSON Lines
             _write(list(reversed(items)), output, state, True)
             _follow(client, tool, run_id, {r.get("id") for r in items}, output, state)
@@ -293,8 +324,10 @@ def _stream(records: Any, output: render.OutputFormat, state: Any) -> None:
         _write(batch, output, state, first)
 
 
-def _follow(client: Any, tool: Optional[str], run_id: Optional[str], seen: set, output: render.OutputFormat,  # noqa: UP007
-            state: Any) -> None:
+def _follow(
+    client: Any, tool: Optional[str], run_id: Optional[str], seen: set,  # noqa: UP007
+    output: render.OutputFormat, state: Any,
+) -> None:
     import time
 
     while True:
