@@ -17,6 +17,8 @@ def test_promotion_needs_a_second_person(gateway):
     body = promotion.json()
     assert body["status"] == "pending_approval" and body["tool"]["status"] == "draft"
     approval_id = body["approval_id"]
+    again = gateway.request("PATCH", f"/v1/tools/{name}", "admin", json={"status": "approved"})
+    assert again.status_code == 202 and again.json()["approval_id"] == approval_id  # one open promotion per tool
     approval = gateway.request("GET", f"/v1/approvals/{approval_id}", "secoff").json()
     assert approval["kind"] == "promotion" and approval["tool"] == name and approval["requested_by"] == "secoff"
     assert approval["status"] == "pending" and approval["target_status"] == "approved"

@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -28,6 +29,9 @@ class _Upstream(BaseHTTPRequestHandler):
         }
         if self.path == "/slow":
             time.sleep(3)
+        if self.path == "/ok-slowly":
+            time.sleep(0.5)
+            self.path = "/ok"
         status, payload = answers.get(self.path, (404, {"error": "no such path"}))
         data = json.dumps(payload).encode()
         try:
@@ -133,3 +137,14 @@ def test_invocation_list_filters_newest_first(gateway):
     assert gateway.request("GET", "/v1/tools/invocations", "agent2", params={"tool": name}).json()["items"] == []
     missing = gateway.request("GET", f"/v1/tools/invocations/{ids[0]}", "agent2")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "invocation_not_found"
+
+
+def test_concurrent_duplicates_of_one_idempotency_key_execute_once(gateway, upstream):
+    name = _http_tool(gateway, upstream, "/ok-slowly")
+    key = {"Idempotency-Key": gateway.unique("dup")}
+    before = sum(1 for seen in _Upstream.seen if seen["body"] == {"text": name})
+    with ThreadPoolExecutor(3) as pool:
+        responses = list(pool.map(lambda _: gateway.invoke(name, {"text": name}, headers=key), range(3)))
+    assert [r.status_code for r in responses] == [200, 200, 200]
+    assert len({r.json()["id"] for r in responses}) == 1  # one record, replayed to the duplicates
+    assert sum(1 for seen in _Upstream.seen if seen["body"] == {"text": name}) == before + 1

@@ -272,3 +272,11 @@ imported = tool(search)
     assert result.tools == []
     assert [(p.severity, p.tool, p.line) for p in result.problems] == [("warning", "bound", 9), ("warning", "?", 10)]
     assert "functools.partial(base, 1)" in result.problems[0].message
+
+
+def test_thousands_of_chained_aliases_fail_one_tool_not_the_scan(tmp_path):
+    aliases = "\n".join(["A0 = int", *(f"A{i} = A{i - 1}" for i in range(1, 5000))])
+    result = _scan(tmp_path, f"from enterprise_ai.tools import tool\n{aliases}\n\n@tool\ndef f(x: A4999) -> None:\n"
+                             "    pass\n\n\n@tool\ndef g(y: int) -> None:\n    pass\n")
+    assert [t.name for t in result.tools] == ["g"]
+    assert [(p.severity, p.tool) for p in result.problems] == [("error", "f")]

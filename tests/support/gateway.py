@@ -198,7 +198,7 @@ class GatewayProcess:
         cmd = [*EAI, "gateway", "serve", "--host", "127.0.0.1", "--port", "0",
                "--data-dir", str(self.data_dir), "--config", str(self.config_path)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                     env=clean_env(self.env), cwd=self.root)
+                                     env=clean_env(self.env), cwd=self.root, preexec_fn=_die_with_parent())
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -234,6 +234,19 @@ class GatewayProcess:
         """Stop, then start again with the same data directory, config and tokens (a new port)."""
         self.stop()
         self.start()
+
+
+def _die_with_parent() -> Any:
+    """On Linux, a ``preexec_fn`` asking the kernel to SIGTERM the child when the test process dies."""
+    if not sys.platform.startswith("linux"):
+        return None
+
+    def set_pdeathsig() -> None:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return set_pdeathsig
 
 
 def new_tokens() -> dict[str, str]:

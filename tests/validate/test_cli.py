@@ -137,16 +137,6 @@ def test_usage_errors_exit_2(eai, tmp_path):
     assert proc.returncode == 2
 
 
-def test_remote_without_client_support_is_a_usage_error(eai):
-    try:
-        import enterprise_ai.tools._remote  # noqa: F401
-    except ImportError:
-        proc = eai(["tools", "validate", "--remote", VALID])
-        assert proc.returncode == 2 and "remote validation not available" in proc.stderr
-    else:
-        pytest.skip("the client's remote validation exists; its tests cover --remote")
-
-
 def test_list_rules(eai):
     proc = eai(["tools", "validate", "--list-rules"])
     assert proc.returncode == 0

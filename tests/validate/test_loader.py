@@ -13,6 +13,20 @@ from enterprise_ai.validate import LoadError, iter_documents, load_documents
 from enterprise_ai.validate.findings import Finding
 from tests.validate.conftest import BASE, BASE_YAML
 
+@pytest.fixture(autouse=True, params=["libyaml", "python"])
+def parser(request, monkeypatch):
+    """Every test runs with libyaml's parser and with PyYAML's pure-Python one (the fallback)."""
+    import yaml
+
+    from enterprise_ai.validate import _yaml_events
+
+    if request.param == "python":
+        monkeypatch.setattr(_yaml_events, "_Loader", yaml.SafeLoader)
+    elif not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("libyaml is not available")
+    return request.param
+
+
 BOMB = "".join(
     f"{name}: &{name} [{', '.join([f'*{prev}'] * 9) if prev else ', '.join(['lol'] * 9)}]\n"
     for prev, name in zip([None, *"abcdefgh"], "abcdefghi")

@@ -62,7 +62,14 @@ def to_json(data: Any, *, indent: int | None = 2) -> str:
     return json.dumps(data, indent=indent, ensure_ascii=False, default=_json_default)
 
 
+_DUMPER: type | None = None
+
+
 def _yaml_dumper() -> type:
+    """A SafeDumper (C-accelerated when available) that writes multi-line strings as block literals; built once."""
+    global _DUMPER
+    if _DUMPER is not None:
+        return _DUMPER
     import yaml
 
     base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -75,7 +82,27 @@ def _yaml_dumper() -> type:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
     Dumper.add_representer(str, str_presenter)
+    _DUMPER = Dumper
     return Dumper
+
+
+def _plain(data: Any) -> Any:
+    """``data`` as plain JSON types (enums as values, tuples and sets as lists)."""
+    return json.loads(to_json(data, indent=None))
+
+
+def _dump_all(docs: list[Any]) -> str:
+    import yaml
+
+    return yaml.dump_all(
+        [_plain(doc) for doc in docs],
+        Dumper=_yaml_dumper(),
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=4096,
+        explicit_start=False,
+    )
 
 
 def to_yaml(data: Any) -> str:
@@ -83,21 +110,13 @@ def to_yaml(data: Any) -> str:
 
     Strings YAML 1.1 would misread (``yes``, ``no``, ``on``, ``3.10``) are quoted by PyYAML's resolver.
     """
-    import yaml
-
-    return yaml.dump(
-        json.loads(to_json(data, indent=None)),
-        Dumper=_yaml_dumper(),
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-        width=4096,
-    )
+    return _dump_all([data])
 
 
 def yaml_documents(docs: Iterable[Any]) -> str:
     """Several YAML documents separated by ``---`` lines (empty string for no document)."""
-    return "---\n".join(to_yaml(doc) for doc in docs)
+    docs = list(docs)
+    return _dump_all(docs) if docs else ""
 
 
 def _cell(value: Any) -> str:

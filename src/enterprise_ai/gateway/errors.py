@@ -9,6 +9,9 @@ Error body (API.md, ext)::
   invalid_request``; unknown route -> ``404 not_found``; wrong method -> ``405 method_not_allowed``;
   anything else -> ``500 internal``, logged) and the request-id middleware.
 
+The middleware also refuses, in that shape, a request body that is not JSON (``415
+unsupported_media_type``) or is over :data:`MAX_BODY_BYTES` (``413 payload_too_large``).
+
 The request id is ``req_`` + 16 hex characters, or the caller's own ``X-Request-Id`` when it is a
 short token (1-128 of ``[A-Za-z0-9._-]``).
 """
@@ -86,12 +89,15 @@ class RequestIdMiddleware:
             return
         rid = None
         content_type = None
+        length = 0
         for name, value in scope.get("headers", ()):
             if name == b"x-request-id":
                 text = value.decode("latin-1")
                 rid = text if _CALLER_ID.match(text) else None
             elif name == b"content-type":
                 content_type = value.decode("latin-1")
+            elif name == b"content-length" and value.isdigit():
+                length = int(value)
         rid = rid or f"req_{secrets.token_hex(8)}"
         scope["eai.request_id"] = rid
         header = (b"x-request-id", rid.encode("latin-1"))
@@ -101,6 +107,12 @@ class RequestIdMiddleware:
             response = json_response(body, 415, {"X-Request-Id": rid})
             await response(scope, receive, send)
             return
+        if length > MAX_BODY_BYTES:
+            body = {"error": {"code": "payload_too_large", "message": _TOO_LARGE, "request_id": rid, "details": {}}}
+            await json_response(body, 413, {"X-Request-Id": rid})(scope, receive, send)
+            return
+        if scope["method"] in _BODY_METHODS:
+            receive = _capped(receive)
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -114,6 +126,25 @@ class RequestIdMiddleware:
 
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+MAX_BODY_BYTES = 4 * 1024 * 1024
+"""Largest request body accepted (4 MiB); more is ``413 payload_too_large``."""
+_TOO_LARGE = f"request bodies are limited to {MAX_BODY_BYTES} bytes"
+
+
+def _capped(receive: Receive) -> Receive:
+    """``receive`` that raises 413 once a (chunked) body goes over :data:`MAX_BODY_BYTES`."""
+    seen = 0
+
+    async def wrapped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY_BYTES:
+                raise StarletteHTTPException(413, _TOO_LARGE)
+        return message
+
+    return wrapped
 
 
 def _is_json(content_type: str) -> bool:

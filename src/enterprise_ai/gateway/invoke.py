@@ -53,11 +53,8 @@ from enterprise_ai.gateway.errors import ApiError
 from enterprise_ai.gateway.executors import ExecutionResult, execute
 from enterprise_ai.gateway.limits import LimitExceeded
 from enterprise_ai.gateway.models import InvokeBody
-from enterprise_ai.gateway.registry import ToolEntry, canonical_json, schema_errors
+from enterprise_ai.gateway.registry import ToolEntry, canonical_json, json_problem, schema_errors
 from enterprise_ai.gateway.store import new_id, now_iso
-
-DEFAULT_TIMEOUT = 30.0
-
 
 class Outcome:
     """What the route answers: HTTP status, JSON body (a record) and extra headers."""
@@ -72,7 +69,7 @@ def _epoch(iso: str) -> int:
     return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())
 
 
-class Invocation:
+class InvokeChain:
     """One pass through the chain (see the module docstring). Create, then ``await run()``."""
 
     def __init__(self, gw: Gateway, caller: Principal, name: str, body: InvokeBody,
@@ -81,9 +78,7 @@ class Invocation:
         self.tool: ToolEntry | None = None
         self.headers: dict[str, str] = {}
         self.detections: list[dict[str, str]] = []
-        self._redacted: Any = None
-        self._scanned = False
-        self.record: dict[str, Any] = {}
+        self._arg_outcome: Any = None  # the DLP outcome of the arguments, once scanned
 
     # -- the record ---------------------------------------------------------------------------------
     def _new_record(self, status: str, decision: str) -> dict[str, Any]:
@@ -101,11 +96,9 @@ class Invocation:
 
     def redacted_arguments(self) -> Any:
         """The arguments as they may be stored: DLP-redacted (scanned once)."""
-        if not self._scanned:
-            outcome = self.gw.dlp.scan(self.body.arguments, "/arguments")
-            self._redacted, self._scanned = outcome.value, True
-            self._arg_outcome = outcome
-        return self._redacted
+        if self._arg_outcome is None:
+            self._arg_outcome = self.gw.dlp.scan(self.body.arguments, "/arguments")
+        return self._arg_outcome.value
 
     def _deny(self, error: ApiError) -> ApiError:
         """Record a refusal (status ``denied``) and return the error with ``details.invocation_id``."""
@@ -314,6 +307,10 @@ class Invocation:
         status, error, value = result.status, None, result.result
         if status == "failed":
             error = {"code": "upstream_error", "message": result.error or "the tool failed"}
+        elif json_problem(value) is not None:
+            where, problem = json_problem(value)  # type: ignore[misc]
+            status, value = "failed", None
+            error = {"code": "invalid_result", "message": f"result{where}: {problem}"}
         elif tool.output_validator() is not None:
             problems = schema_errors(tool.output_validator(), value)
             if problems:

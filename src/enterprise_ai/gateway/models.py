@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ToolStatus = Literal["draft", "approved", "restricted", "deprecated", "blocked"]
 ApplyStatus = Literal["created", "updated", "unchanged"]
@@ -84,6 +84,16 @@ class InvokeBody(BaseModel):
     run_id: Optional[str] = Field(default=None, max_length=256)
     approval_id: Optional[str] = Field(default=None, max_length=128)
     agent: Optional[str] = Field(default=None, max_length=256)
+
+    @field_validator("arguments")
+    @classmethod
+    def _json_numbers(cls, value: dict[str, Any]) -> dict[str, Any]:
+        from enterprise_ai.gateway.registry import json_problem
+
+        problem = json_problem(value)
+        if problem is not None:
+            raise ValueError(f"{problem[1]} (at {problem[0] or '/'})")
+        return value
 
 
 class DlpDetection(BaseModel):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,31 @@ def canonical_json(value: Any) -> bytes:
 def canonical_digest(value: Any) -> str:
     """``sha256:<hex>`` of :func:`canonical_json`."""
     return "sha256:" + hashlib.sha256(canonical_json(value)).hexdigest()
+
+
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects accepted in a manifest or in arguments (recursion safety)."""
+
+
+def json_problem(value: Any, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
+    """``(pointer, message)`` of the first value JSON cannot carry or that nests deeper than ``max_depth``.
+
+    NaN and infinite numbers are not JSON (RFC 8259, section 6). The walk is iterative, so a deep
+    document cannot exhaust the interpreter's stack here.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return path, "NaN and Infinity are not JSON numbers"
+        if isinstance(item, (dict, list)):
+            if depth >= max_depth:
+                return path, f"nested deeper than {max_depth} levels"
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in pairs:
+                token = str(key).replace("~", "~0").replace("/", "~1")
+                stack.append((child, f"{path}/{token}", depth + 1))
+    return None
 
 
 def pointer(parts: Any) -> str:
@@ -172,6 +198,9 @@ class Registry:
         """``(errors, warnings)`` of a manifest, each ``[{path, message}]`` (see the module docstring)."""
         errors: list[dict[str, str]] = []
         warnings: list[dict[str, str]] = []
+        problem = json_problem(doc)
+        if problem is not None:  # before the validator, which recurses
+            return [{"path": problem[0], "message": problem[1]}], []
         for finding in _validate(doc):
             item = {"path": finding.pointer, "message": f"{finding.message} [{finding.rule}]"}
             (errors if finding.severity == "error" else warnings).append(item)

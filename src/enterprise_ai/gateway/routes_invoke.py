@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query
 from enterprise_ai.gateway.auth import SEE_ALL_ROLES, Principal
 from enterprise_ai.gateway.context import Gateway, gateway, principal
 from enterprise_ai.gateway.errors import ApiError, json_response
-from enterprise_ai.gateway.invoke import Invocation as Chain
+from enterprise_ai.gateway.invoke import InvokeChain
 from enterprise_ai.gateway.models import Invocation, InvocationList, InvokeBody
 from enterprise_ai.gateway.responses import errors_for
 from enterprise_ai.gateway.routes_tools import bad_cursor, page_limit
@@ -70,5 +70,5 @@ async def invoke_tool(
     """Run the gateway chain (documented in :mod:`enterprise_ai.gateway.invoke`) and return the record:
     200 when executed (also when the upstream failed: see ``status`` and ``error``), 202 when pending
     approval or running in the sandbox."""
-    outcome = await Chain(gw, caller, name, body, idempotency_key).run()
+    outcome = await InvokeChain(gw, caller, name, body, idempotency_key).run()
     return json_response(outcome.body, outcome.status, outcome.headers)

@@ -149,6 +149,11 @@ async def update_tool(patch: ToolPatch, name: str = NamePath, caller: Principal 
         tool = gw.registry.update(name, **direct)
         gw.store.add_audit("tool.update", caller.id, tool=name, details={"changes": direct})
     if promote:
+        pending, _ = gw.store.list_approvals(status="pending", tool=name, requested_by=None, after_seq=None, limit=50)
+        same = [a for a in pending if a["kind"] == "promotion"]
+        if same:  # one open promotion per tool: asking again answers with it
+            return json_response({"approval_id": same[0]["id"], "status": "pending_approval", "tool": tool.public()},
+                                 202)
         approval_id = new_id("apr")
         gw.store.add_approval({"id": approval_id, "kind": "promotion", "tool": name, "requested_by": caller.id,
                                "target_status": "approved", "created_at": now_iso(),

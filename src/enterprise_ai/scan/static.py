@@ -104,7 +104,23 @@ def _worker_count(n_files: int) -> int:
 
 
 def _scan_files(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTool], list[ScanProblem]]:
-    """Scan ``files`` in this process (one index and evaluator shared by all of them)."""
+    """Scan ``files`` in this process (one index and evaluator shared by all of them).
+
+    The cyclic garbage collector is paused meanwhile: the scan makes many small acyclic objects (AST
+    nodes, schemas), and collecting them repeatedly costs 10-15 % of the time for nothing.
+    """
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _scan_files_now(files, options)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _scan_files_now(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTool], list[ScanProblem]]:
     index = ModuleIndex()
     evaluator = Evaluator(index)
     tools: list[ScannedTool] = []
@@ -117,7 +133,11 @@ def _scan_files(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTo
             problems.append(ScanProblem(display, exc.message, line=exc.line))
             continue
         for candidate in find_candidates(evaluator, module):
-            _build(evaluator, module, candidate, display, options, tools, problems)
+            try:
+                _build(evaluator, module, candidate, display, options, tools, problems)
+            except RecursionError:  # e.g. thousands of chained aliases A2 = A1, A1 = A0...
+                problems.append(ScanProblem(display, "definitions nested too deeply to read statically",
+                                            line=candidate.line, tool=candidate.fn.name if candidate.fn else None))
     return tools, problems
 
 
@@ -139,10 +159,13 @@ def _scan_parallel(files: list[Path], options: ScanOptions, workers: int) -> tup
     gc.freeze()  # objects of the parent stay out of the children's collections (fewer copy-on-write pages)
     tools: list[ScannedTool] = []
     problems: list[ScanProblem] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for chunk_tools, chunk_problems in pool.map(_scan_files, chunks, [options] * len(chunks)):
-            tools += chunk_tools
-            problems += chunk_problems
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for chunk_tools, chunk_problems in pool.map(_scan_files, chunks, [options] * len(chunks)):
+                tools += chunk_tools
+                problems += chunk_problems
+    finally:
+        gc.unfreeze()
     return tools, problems
 
 

@@ -9,7 +9,8 @@ Nothing from the scanned tree is imported or run. An expression is evaluated nod
   aliases, and classes that are Enums, TypedDicts, dataclasses or pydantic models, rebuilt by
   :mod:`enterprise_ai.scan.static_classes` from their literal parts;
 * subscripts (``list[int]``, ``Annotated[...]``), ``X | Y``, string (forward) annotations, and calls of
-  a few trusted constructors (:data:`SAFE_CALLS`: ``pydantic.Field``, ``dataclasses.field``...).
+  a few trusted constructors with no side effects (``pydantic.Field``, ``dataclasses.field``,
+  ``enum.auto``, ``typing.NewType``, ``annotated_types`` constraints, ``pathlib.Path``, ``datetime.date``...).
 
 Anything else raises :class:`Unresolved` with a reason, and the caller reports it.
 """
@@ -40,13 +41,20 @@ SAFE_BUILTINS = frozenset(
 
 
 def _safe_calls() -> set[Any]:
+    """The callables an expression may call: constructors of plain values, with no side effects."""
     import dataclasses
+    import datetime
+    import decimal
     import enum
+    import pathlib
     import typing
+    import uuid
 
     import pydantic
 
-    calls: set[Any] = {pydantic.Field, pydantic.ConfigDict, dataclasses.field, enum.auto, typing.NewType}
+    calls: set[Any] = {pydantic.Field, pydantic.ConfigDict, dataclasses.field, enum.auto, typing.NewType,
+                       pathlib.Path, pathlib.PurePath, pathlib.PurePosixPath, datetime.date, datetime.datetime,
+                       datetime.time, datetime.timedelta, uuid.UUID, decimal.Decimal}
     try:
         import annotated_types
 
@@ -192,6 +200,10 @@ class Evaluator:
                 raise Unresolved(f"invalid subscript: {exc}") from None
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             left, right = self.eval(module, node.left, ann), self.eval(module, node.right, ann)
+            if isinstance(node.op, ast.BitOr) and (isinstance(left, str) or isinstance(right, str)):
+                import typing
+
+                return typing.Union[left, right]  # a self-reference in `X | None`: a forward reference
             if not isinstance(node.op, ast.BitOr) and not _bounded(left, right, node.op):
                 raise Unresolved(f"`{_short(node)}` is not a plain literal computation")
             try:
@@ -255,7 +267,7 @@ class Evaluator:
             raise Unresolved("Callable parameters cannot be expressed in JSON Schema")
         else:
             values = tuple(self.eval(module, e, ann=True) for e in elts)
-        return values if isinstance(node, ast.Tuple) or origin in {"Literal", "Annotated"} and len(values) > 1 else values[0]
+        return values if isinstance(node, ast.Tuple) else values[0]
 
     def _plain(self, module: ParsedModule, node: ast.AST) -> Any:
         """Evaluate without treating strings as forward references (Literal values, metadata, defaults)."""

@@ -47,8 +47,12 @@ def default_endpoint(name: str) -> dict[str, Any]:
 
 
 def _is_async(fn: Any) -> bool:
+    """True when calling ``fn`` gives a coroutine: an ``async def`` at any level of a ``functools.wraps``
+    chain (an async wrapper of a sync function, or a plain wrapper passing an async function's coroutine on)."""
     target, *_ = _signature_target(fn)
-    target = inspect.unwrap(target)
+    if inspect.iscoroutinefunction(target):
+        return True
+    target = inspect.unwrap(target, stop=inspect.iscoroutinefunction)
     if inspect.iscoroutinefunction(target):
         return True
     call = getattr(type(target), "__call__", None)
@@ -219,15 +223,18 @@ class LocalTool:
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for p in params:
-            if p.kind is inspect.Parameter.POSITIONAL_ONLY:
-                if p.name in values:
-                    args.append(values[p.name])
-                elif p.default is not inspect.Parameter.empty:
-                    args.append(p.default)
-            elif p.name in values:
-                kwargs[p.name] = values[p.name]
+            if p.name in values:
+                value = values[p.name]
+            elif p.factory is not None:  # Field(default_factory=list): a fresh value per call
+                value = p.factory()
             elif p.default is not inspect.Parameter.empty:  # explicit: a Field(...) default is unwrapped
-                kwargs[p.name] = p.default
+                value = p.default
+            else:
+                continue
+            if p.kind is inspect.Parameter.POSITIONAL_ONLY:
+                args.append(value)
+            else:
+                kwargs[p.name] = value
         return args, kwargs
 
     # -- documents

@@ -93,12 +93,17 @@ def schema_for(annotation: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    """One tool parameter: name, kind, resolved annotation (``inspect.Parameter.empty`` if none), default."""
+    """One tool parameter: name, kind, resolved annotation (``inspect.Parameter.empty`` if none), default.
+
+    ``factory`` is the ``default_factory`` of a ``Field(default_factory=...)`` default (None otherwise):
+    :meth:`LocalTool.invoke` calls it for each call that omits the argument, as pydantic does.
+    """
 
     name: str
     kind: Any
     annotation: Any
     default: Any
+    factory: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,7 +166,15 @@ def _doc_of(fn: Any) -> str | None:
         return fn.__doc__
     call = getattr(type(fn), "__call__", None)
     own = getattr(fn, "__doc__", None)
-    return own if own and own != type(fn).__doc__ else (type(fn).__doc__ or getattr(call, "__doc__", None))
+    if own and own != type(fn).__doc__:
+        return own
+    try:
+        inner = inspect.unwrap(fn)  # functools.cache, a class-based decorator: the function's doc, not the class's
+    except ValueError:  # a __wrapped__ cycle
+        inner = fn
+    if inner is not fn:
+        return _doc_of(inner)
+    return type(fn).__doc__ or getattr(call, "__doc__", None)
 
 
 def _resolve(annotations: dict[str, Any], globalns: dict[str, Any], function: str) -> dict[str, Any]:
@@ -241,12 +254,13 @@ def analyse(fn: Callable[..., Any]) -> Analysis:
     required: list[str] = []
     out_params: list[Param] = []
     for p in kept:
-        hint, default = hints.get(p.name, _EMPTY), p.default
+        hint, default, factory = hints.get(p.name, _EMPTY), p.default, None
         if is_field_info(default):  # def f(x: int = Field(3, description=...)), as with pydantic.validate_call
             hint = te.Annotated[(Any if hint is _EMPTY else hint, default)]  # type: ignore[misc]
+            factory = default.default_factory
             default = field_default(default)
             p = p.replace(default=default)
-        out_params.append(Param(p.name, p.kind, hint, default))
+        out_params.append(Param(p.name, p.kind, hint, default, factory))
         with _naming(function, p.name):
             schema = dict(builder.schema(hint))
         if "description" not in schema and p.name in docs.params:

@@ -333,7 +333,7 @@ class Builder:
             default = NOT_JSON
             if not required and info.default_factory is None:
                 default = json_default(info.default)
-            rows.append((info.alias or name, schema, required, default))
+            rows.append((_input_key(name, info), schema, required, default))
         return rows
 
     def _class_hints(self, cls: type) -> dict[str, Any]:
@@ -349,3 +349,10 @@ class Builder:
                                       tool=self.owner, parameter=cls.__name__) from None
 
 
+def _input_key(name: str, info: Any) -> str:
+    """The key a pydantic field is read from, as pydantic's validation schema names it: the
+    ``validation_alias`` (the first plain name of ``AliasChoices``), else the ``alias``, else the field name."""
+    alias = info.validation_alias
+    if alias is not None and not isinstance(alias, str):
+        alias = next((c for c in getattr(alias, "choices", None) or [] if isinstance(c, str)), None)
+    return alias if isinstance(alias, str) else (info.alias or name)

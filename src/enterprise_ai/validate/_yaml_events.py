@@ -267,7 +267,8 @@ def _syntax_finding(exc: yaml.YAMLError) -> Finding:
 def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[Built | Finding]:
     """Every document of ``text``, in order; a refused document gives a Finding and the next one is read.
 
-    A syntax error ends the stream with a ``load.syntax`` finding. Findings have no ``file`` set.
+    A syntax error or a document nested too deep ends the stream with its finding. Findings have no
+    ``file`` set.
     """
     loader = _Loader(text)
     get_event, peek_event = loader.get_event, loader.peek_event
@@ -283,7 +284,8 @@ def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[B
             except _Refused as refused:
                 refused.finding.document = index
                 yield refused.finding
-                if not _drain(get_event):
+                # Too deep: stop this file (skipping the rest could be slow); else go on with the next document.
+                if refused.finding.rule == "load.too-deep" or not _drain(get_event):
                     return
             else:
                 yield built

@@ -1,9 +1,11 @@
 """Checking manifests: :func:`check_manifest` for one dict, :func:`validate_paths` for files and folders.
 
 The schema step validates against :func:`~enterprise_ai.validate.schema.manifest_schema` (Draft 2020-12,
-formats on); the rule step runs :mod:`~enterprise_ai.validate.rules`. Validity is first asked of
-jsonschema-rs when it is installed (microseconds); only a document it rejects is explained by
-jsonschema, so findings and their messages always come from jsonschema.
+formats on); the rule step runs :mod:`~enterprise_ai.validate.rules`. The manifest schema is checked by
+jsonschema-rs when it is installed (microseconds per manifest), else by jsonschema; both give errors
+as (keyword, instance path, instance) that one mapping turns into the same findings and messages (a
+test compares them). Embedded schemas get jsonschema-rs's fast yes/no against the 2020-12 meta-schema,
+and jsonschema explains the ones rejected.
 """
 
 from __future__ import annotations
@@ -44,13 +46,18 @@ def _errors(doc: Any) -> Iterator[tuple[str, Sequence[Any], Any, Any, dict[str, 
     from jsonschema-rs when installed, else from jsonschema (same shape, so one mapping below)."""
     rs_validator = schemas.fast_validators()[2]
     if rs_validator is not None:
-        for error in rs_validator.iter_errors(doc):
-            schema_path = list(error.schema_path)
-            subschema = _subschema(schema_path[:-1])
-            keyword = schema_path[-1] if schema_path else ""
-            value = subschema.get(keyword) if isinstance(subschema, dict) else None
-            yield str(keyword), list(error.instance_path), error.instance, value, subschema, error.message
-        return
+        try:
+            errors = list(rs_validator.iter_errors(doc))
+        except Exception:  # noqa: BLE001 - a value jsonschema-rs cannot take: let jsonschema explain
+            errors = None
+        if errors is not None:
+            for error in errors:
+                schema_path = list(error.schema_path)
+                subschema = _subschema(schema_path[:-1])
+                keyword = schema_path[-1] if schema_path else ""
+                value = subschema.get(keyword) if isinstance(subschema, dict) else None
+                yield str(keyword), list(error.instance_path), error.instance, value, subschema, error.message
+            return
     for error in schemas.manifest_validator().iter_errors(doc):
         yield str(error.validator), list(error.absolute_path), error.instance, error.validator_value, error.schema, error.message
 
@@ -104,10 +111,10 @@ def _schema_findings(doc: Any, raw: Mapping[str, str]) -> list[Finding]:
     return findings
 
 
-def _meta_findings(schema: Any, where: str, patterns_ok: bool) -> list[Finding]:
+def _meta_findings(schema: Any, where: str, fast_ok: bool) -> list[Finding]:
     """Meta-schema findings for one embedded schema (``where`` is its pointer in the manifest)."""
     meta_is_valid = schemas.fast_validators()[1]
-    if meta_is_valid is not None and patterns_ok:
+    if meta_is_valid is not None and fast_ok:
         try:
             if meta_is_valid(schema):
                 return []
@@ -150,11 +157,19 @@ def check_manifest(
     return _check(doc, select_rules(disabled=tuple(disabled), enabled=tuple(enabled)), strict, raw or {})
 
 
+def _fast_is_valid(doc: Any) -> bool:
+    """True when jsonschema-rs says the manifest matches the schema (False when unsure)."""
+    manifest_is_valid = schemas.fast_validators()[0]
+    try:
+        return manifest_is_valid is not None and bool(manifest_is_valid(doc))
+    except Exception:  # noqa: BLE001 - a value jsonschema-rs cannot take
+        return False
+
+
 def _check(doc: Any, active: frozenset[str], strict: bool, raw: Mapping[str, str]) -> list[Finding]:
     findings: list[Finding] = []
     if "manifest.schema" in active or "manifest.quote-string" in active:
-        manifest_is_valid = schemas.fast_validators()[0]
-        if manifest_is_valid is None or not manifest_is_valid(doc):
+        if not _fast_is_valid(doc):
             findings = [f for f in _schema_findings(doc, raw) if f.rule in active]
     findings.extend(check_rules(doc, active, _meta_findings))
     if strict:

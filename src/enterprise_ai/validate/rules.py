@@ -80,13 +80,13 @@ def check_schema_references(schema: Any, pointer: str, out: list[Finding], activ
     """
     refs: list[tuple[str, str, str]] = []
     anchors: set[str] = set()
-    patterns_ok = True
+    fast_ok = True
     for node, where in walk_schema(schema, pointer):
         if _NOTABLE.isdisjoint(node):
             continue
         dialect = node.get("$schema")
         if dialect is not None and dialect not in _DIALECTS:
-            patterns_ok = False
+            fast_ok = False
             if "schema.meta" in active:
                 out.append(make_finding(
                     "schema.meta", pointer_join(where, "$schema"),
@@ -111,7 +111,7 @@ def check_schema_references(schema: Any, pointer: str, out: list[Finding], activ
             try:
                 re.compile(regex)
             except re.error:
-                patterns_ok = False
+                fast_ok = False
     for keyword, ref, at in refs:
         if not ref.startswith("#"):
             if "schema.remote-ref" in active:
@@ -123,7 +123,7 @@ def check_schema_references(schema: Any, pointer: str, out: list[Finding], activ
             out.append(make_finding(
                 "schema.dangling-ref", at, f"{keyword} {ref!r} points to nothing in this schema: fix the path "
                 "or add the definition under $defs"))
-    return patterns_ok
+    return fast_ok
 
 
 def check_endpoint(endpoint: Any, out: list[Finding], active: frozenset[str]) -> None:
@@ -214,9 +214,9 @@ def check_rules(doc: Any, active: frozenset[str], meta_check: MetaCheck) -> list
         if not isinstance(schema, (dict, bool)) or key not in spec:
             continue
         where = "/spec/" + key
-        patterns_ok = check_schema_references(schema, where, out, active) if isinstance(schema, dict) else True
+        fast_ok = check_schema_references(schema, where, out, active) if isinstance(schema, dict) else True
         if "schema.meta" in active:
-            out.extend(meta_check(schema, where, patterns_ok))
+            out.extend(meta_check(schema, where, fast_ok))
         if key == "input_schema" and "schema.input-object" in active and isinstance(schema, dict):
             kind = schema.get("type")
             if kind != "object" and (kind is None or kind in _JSON_TYPES or isinstance(kind, list)):

@@ -93,6 +93,8 @@ def validate_command(
         max_depth=max_depth,
         check=not remote,
     )
+    if not reports:
+        render.warn("no manifest file (*.yaml, *.yml, *.json) found under the given paths", state)
     if remote:
         _add_remote_findings(reports, documents, contract, state, strict)
     sys.stdout.write(get_reporter(fmt.value)(reports, strict=strict))
