@@ -99,10 +99,15 @@ def test_dlp_on_the_result(gateway, upstream):
     record = gateway.invoke(_http_tool(gateway, upstream, "/pii"), {"text": "x"}).json()
     assert record["status"] == "succeeded" and record["result"] == {"contact": "[REDACTED:email]"}
     assert {"type": "email", "path": "/result/contact", "action": "redact"} in record["dlp_detections"]
-    blocked = gateway.invoke(_http_tool(gateway, upstream, "/secret"), {"text": "x"})
+    secret = _http_tool(gateway, upstream, "/secret")
+    key = {"Idempotency-Key": gateway.unique("k")}
+    blocked = gateway.invoke(secret, {"text": "x"}, headers=key)
     assert blocked.status_code == 403 and blocked.json()["error"]["code"] == "dlp_blocked"
+    assert blocked.json()["error"]["request_id"] == blocked.headers["x-request-id"]
     stored = gateway.request("GET", f"/v1/tools/invocations/{blocked.json()['error']['details']['invocation_id']}")
     assert stored.json()["status"] == "denied" and "777" not in stored.text
+    replay = gateway.invoke(secret, {"text": "x"}, headers=key)  # the tool ran: a retry replays, never re-runs
+    assert replay.status_code == 403 and replay.json() == blocked.json()
 
 
 def test_sandbox_runs_in_the_background(gateway):

@@ -97,7 +97,7 @@ def test_sdk_objects_convert_and_client_tools_are_marked(agents_module):
 def test_static_scan_finds_agents_tools_without_the_sdk_installed():
     result = scan_static([str(FIXTURES / "agents_tools")], ScanOptions())
     tools = {t.name: t for t in result.tools}
-    assert sorted(tools) == ["delete-user", "get-location", "lookup-order", "pick-file", "search-docs", "weather"]
+    assert sorted(tools) == ["add-task", "delete-user", "get-location", "lookup-order", "pick-file", "search-docs", "weather"]
     assert (tools["get-location"].source, tools["get-location"].registrable) == ("agents-client", False)
     assert (tools["search-docs"].source, tools["search-docs"].registrable) == ("agents", True)
     assert list(tools["search-docs"].manifest["spec"]["input_schema"]["properties"]) == ["query", "limit"]

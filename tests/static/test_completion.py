@@ -68,3 +68,28 @@ def test_scripts_are_valid_shell_syntax(tree):
         assert subprocess.run(["fish", "-n", str(REPO / "completions" / "eai.fish")], timeout=30).returncode == 0
     fish = render_script("fish", tree)
     assert "complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from export' -l to -x -a 'openai anthropic mcp'" in fish
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_zsh_completion_offers_the_choices_of_the_option_being_completed():
+    script = REPO / "completions" / "_eai"
+    code = (
+        "compdef() { : }\n"
+        'compadd() { [[ "$1" == "--" ]] && shift; print -l -- "$@" }\n'  # zsh's compadd filters by prefix itself
+        '_files() { print -- "@files" }\n'
+        f'source "{script}"\n'
+        'words=(eai --debug tools export x.yaml --to ""); CURRENT=7; _eai\n'
+        'print -- "--"; words=(eai tools scan --out ""); CURRENT=5; _eai\n'
+    )
+    out = subprocess.run(["zsh", "-c", code], capture_output=True, text=True, timeout=30, check=True).stdout.split("--\n")
+    assert out[0].split() == ["openai", "anthropic", "mcp"]
+    assert out[1].split() == ["@files"]
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_fish_completion_completes_commands_and_choices():
+    script = REPO / "completions" / "eai.fish"
+    code = f'source "{script}"; complete -C "eai tools export x --to "; echo SEP; complete -C "eai tools ex"'
+    out = subprocess.run(["fish", "-c", code], capture_output=True, text=True, timeout=30, check=True).stdout.split("SEP\n")
+    assert sorted(out[0].split()) == ["anthropic", "mcp", "openai"]
+    assert out[1].startswith("export\tPrint the tools of manifests")

@@ -280,3 +280,25 @@ def test_thousands_of_chained_aliases_fail_one_tool_not_the_scan(tmp_path):
                              "    pass\n\n\n@tool\ndef g(y: int) -> None:\n    pass\n")
     assert [t.name for t in result.tools] == ["g"]
     assert [(p.severity, p.tool) for p in result.problems] == [("error", "f")]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "SCOPES = ['a']\nSCOPES.append('b')\n",
+        "SCOPES = ['a']\nSCOPES += ['b']\n",
+        "SCOPES = ['a']\nSCOPES[0] = 'b'\n",
+        "SCOPES = ['a']\nSCOPES = ['b']\n",
+    ],
+)
+def test_a_constant_changed_after_its_definition_is_not_read(tmp_path, source):
+    result = _scan(tmp_path, source + "from enterprise_ai.tools import tool\n\n@tool(scopes=SCOPES)\ndef f() -> None:\n    pass\n")
+    assert result.tools[0].manifest["spec"]["scopes_required"] == []
+    assert len(result.problems) == 1 and "'SCOPES' is bound more than once or changed in place" in result.problems[0].message
+
+
+def test_a_class_redefined_later_is_not_guessed(tmp_path):
+    result = _scan(tmp_path, "from pydantic import BaseModel\nfrom enterprise_ai.tools import tool\n\n"
+                             "class A(BaseModel):\n    x: int\n\n@tool\ndef f(a: A) -> None:\n    pass\n\n"
+                             "class A(BaseModel):\n    y: str\n")
+    assert UNRESOLVED_KEY in result.tools[0].manifest["spec"]["input_schema"]["properties"]["a"]

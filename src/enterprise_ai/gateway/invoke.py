@@ -30,7 +30,8 @@ Each step either lets the call go on or answers; the first step that refuses ans
 13. **execute** on the endpoint (:func:`.executors.execute`); ``sandbox`` tools run in the background and the
     call answers 202 with the record (``running``), which reaches its end state later
 14. **result against ``spec.output_schema``** - a mismatch makes the record ``failed`` (``invalid_result``)
-15. **DLP on the result** - redacted; a ``block`` rule answers 403 ``dlp_blocked`` (record ``denied``)
+15. **DLP on the result** - redacted; a ``block`` rule answers 403 ``dlp_blocked`` (record ``denied``; the
+    answer is replayed for the same ``Idempotency-Key``: the tool already ran)
 16. **record** - the invocation (arguments and result redacted) with DLP detections, HTTP status, error,
     duration, usage and cost ``{amount, currency}``; 200 with the record (also when the upstream failed)
 
@@ -73,8 +74,9 @@ class InvokeChain:
     """One pass through the chain (see the module docstring). Create, then ``await run()``."""
 
     def __init__(self, gw: Gateway, caller: Principal, name: str, body: InvokeBody,
-                 idempotency_key: str | None) -> None:
+                 idempotency_key: str | None, request_id: str = "") -> None:
         self.gw, self.caller, self.name, self.body, self.key = gw, caller, name, body, idempotency_key
+        self.request_id = request_id
         self.tool: ToolEntry | None = None
         self.headers: dict[str, str] = {}
         self.detections: list[dict[str, str]] = []
@@ -295,10 +297,7 @@ class InvokeChain:
             result = await self._call(tool)
         except BaseException as exc:  # cancelled at shutdown: still leave an end state
             result = ExecutionResult("failed", None, f"execution interrupted: {type(exc).__name__}")
-        try:
-            self._finish(tool, record, result, approval_id)
-        except ApiError:
-            pass  # a blocked result: the record is already written as denied
+        self._finish(tool, record, result, approval_id)
 
     def _finish(self, tool: ToolEntry, record: dict[str, Any], result: ExecutionResult,
                 approval_id: str | None) -> Outcome:
@@ -338,8 +337,10 @@ class InvokeChain:
                       cost={"amount": round(price.per_call + price.per_second * duration / 1000.0, 6),
                             "currency": gw.config.prices.currency})
         gw.store.save_invocation(record)
-        if blocked:
-            raise ApiError(403, "dlp_blocked", error["message"], {"detections": outcome.detections,
-                                                                 "invocation_id": record["id"]})
+        if blocked:  # an answer, not an exception: it is kept for idempotent replays like any executed call
+            details = {"detections": outcome.detections, "invocation_id": record["id"]}
+            body = {"error": {"code": "dlp_blocked", "message": error["message"], "request_id": self.request_id,
+                              "details": details}}
+            return Outcome(403, body, self.headers)
         return Outcome(200, record, self.headers)
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 
 from enterprise_ai.gateway.auth import SEE_ALL_ROLES, Principal
 from enterprise_ai.gateway.context import Gateway, gateway, principal
-from enterprise_ai.gateway.errors import ApiError, json_response
+from enterprise_ai.gateway.errors import ApiError, json_response, request_id
 from enterprise_ai.gateway.invoke import InvokeChain
 from enterprise_ai.gateway.models import Invocation, InvocationList, InvokeBody
 from enterprise_ai.gateway.responses import errors_for
@@ -63,12 +63,12 @@ async def get_invocation(invocation_id: str = Path(..., max_length=128),  # noqa
                               "description": "pending_approval (with approval_id), or a sandbox execution running"},
                         **errors_for(401, 403, 404, 409, 429)})
 async def invoke_tool(
-    body: InvokeBody, name: str = Path(..., min_length=1, max_length=253),  # noqa: B008
+    request: Request, body: InvokeBody, name: str = Path(..., min_length=1, max_length=253),  # noqa: B008
     idempotency_key: Optional[str] = Header(None, alias="Idempotency-Key", max_length=255),  # noqa: B008
     caller: Principal = Depends(principal), gw: Gateway = Depends(gateway),  # noqa: B008
 ) -> Any:
     """Run the gateway chain (documented in :mod:`enterprise_ai.gateway.invoke`) and return the record:
     200 when executed (also when the upstream failed: see ``status`` and ``error``), 202 when pending
     approval or running in the sandbox."""
-    outcome = await InvokeChain(gw, caller, name, body, idempotency_key).run()
+    outcome = await InvokeChain(gw, caller, name, body, idempotency_key, request_id(request)).run()
     return json_response(outcome.body, outcome.status, outcome.headers)

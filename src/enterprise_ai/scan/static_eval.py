@@ -118,6 +118,8 @@ class Evaluator:
         """The object a top-level name of ``module`` stands for (raises :class:`Unresolved`)."""
         if depth > 50:
             raise Unresolved(f"import cycle while resolving {name!r}")
+        if name in module.ambiguous:
+            raise Unresolved(f"{name!r} is bound more than once or changed in place in {module.name}")
         node = module.defs.get(name)
         if isinstance(node, ast.ClassDef):
             return self.build_class(module, node)

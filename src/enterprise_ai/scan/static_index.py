@@ -17,6 +17,7 @@ import ast
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 MAX_FILE_BYTES = 1024 * 1024
 """Largest source file the static scan reads (1 MiB), the same cap as the manifest loader."""
@@ -44,6 +45,7 @@ class ParsedModule:
         star_imports: modules imported with ``from m import *``, in order.
         defs: top-level name -> the last statement binding it (ClassDef, FunctionDef or Assign value).
         lines: the source lines, as bytes (AST column offsets count UTF-8 bytes).
+        ambiguous: top-level names bound more than once differently, or changed in place.
     """
 
     name: str
@@ -54,6 +56,7 @@ class ParsedModule:
     star_imports: list[str] = field(default_factory=list)
     defs: dict[str, ast.AST] = field(default_factory=dict)
     lines: list[bytes] = field(default_factory=list, repr=False)
+    ambiguous: set[str] = field(default_factory=set)
 
     @property
     def package(self) -> str:
@@ -110,33 +113,67 @@ def _absolute(module: ParsedModule, level: int, target: str | None) -> str:
     return ".".join([*base, *([target] if target else [])])
 
 
+def _mutated_name(stmt: ast.stmt) -> list[str]:
+    """Names a top-level statement changes in place: ``X += ...``, ``X[k] = ...``, ``X.a = ...``,
+    ``del X``, ``X.append(...)``."""
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.AugAssign):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = [t for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                   if isinstance(t, (ast.Subscript, ast.Attribute))]
+    elif isinstance(stmt, ast.Delete):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute):
+        targets = [stmt.value.func.value]
+    names = []
+    for target in targets:
+        while isinstance(target, (ast.Subscript, ast.Attribute)):
+            target = target.value
+        if isinstance(target, ast.Name):
+            names.append(target.id)
+    return names
+
+
 def _index_statements(module: ParsedModule) -> None:
+    """Fill ``imports``, ``star_imports`` and ``defs``; a name bound twice differently, or changed in
+    place at top level, goes to ``ambiguous`` (the static scan cannot tell which value an annotation saw)."""
+    bindings: dict[str, set[Any]] = {}
+
+    def bind(name: str, how: Any) -> None:
+        bindings.setdefault(name, set()).add(how)
+
     for stmt in module.tree.body:
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                if alias.asname:
-                    module.imports[alias.asname] = (alias.name, None)
-                else:
-                    top = alias.name.partition(".")[0]
-                    module.imports[top] = (top, None)
+                name = alias.asname or alias.name.partition(".")[0]
+                target = (alias.name if alias.asname else name, None)
+                module.imports[name] = target
+                module.defs.pop(name, None)
+                bind(name, ("import", target))
         elif isinstance(stmt, ast.ImportFrom):
             source = _absolute(module, stmt.level, stmt.module)
             for alias in stmt.names:
                 if alias.name == "*":
                     module.star_imports.append(source)
-                else:
-                    module.imports[alias.asname or alias.name] = (source, alias.name)
+                    continue
+                name = alias.asname or alias.name
+                module.imports[name] = (source, alias.name)
+                module.defs.pop(name, None)
+                bind(name, ("import", (source, alias.name)))
         elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             module.defs[stmt.name] = stmt
             module.imports.pop(stmt.name, None)
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
+            bind(stmt.name, id(stmt))
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     module.defs[target.id] = stmt.value
                     module.imports.pop(target.id, None)
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            module.defs[stmt.target.id] = stmt.value
-            module.imports.pop(stmt.target.id, None)
+                    bind(target.id, id(stmt))
+        for name in _mutated_name(stmt):
+            bind(name, ("changed", id(stmt)))
+    module.ambiguous = {name for name, hows in bindings.items() if len(hows) > 1}
 
 
 class ModuleIndex:
