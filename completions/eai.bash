@@ -72,6 +72,7 @@ _eai_choices() {
         "approvals approve|-o") echo "table json yaml" ;;
         "approvals get|--output") echo "table json yaml" ;;
         "approvals get|-o") echo "table json yaml" ;;
+        "approvals list|--status") echo "pending approved rejected expired consumed all" ;;
         "approvals list|--output") echo "table json yaml" ;;
         "approvals list|-o") echo "table json yaml" ;;
         "approvals reject|--output") echo "table json yaml" ;;
@@ -93,12 +94,14 @@ _eai_choices() {
         "tools invocations|-o") echo "table json yaml" ;;
         "tools invoke|--output") echo "table json yaml" ;;
         "tools invoke|-o") echo "table json yaml" ;;
+        "tools list|--status") echo "draft approved restricted deprecated blocked" ;;
         "tools list|--output") echo "table json yaml" ;;
         "tools list|-o") echo "table json yaml" ;;
         "tools register|--output") echo "table json yaml" ;;
         "tools register|-o") echo "table json yaml" ;;
         "tools scan|--format") echo "yaml json" ;;
         "tools scan|-f") echo "yaml json" ;;
+        "tools update|--status") echo "draft approved restricted deprecated blocked" ;;
         "tools update|--output") echo "table json yaml" ;;
         "tools update|-o") echo "table json yaml" ;;
         "tools validate|--format") echo "text json github junit sarif" ;;

@@ -35,7 +35,7 @@ complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subco
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from get' -F
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -s h
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l help
-complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l status -r -F
+complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l status -x -a 'pending approved rejected expired consumed all'
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l tool -r -F
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l limit -r -F
 complete -c eai -n '__fish_seen_subcommand_from approvals; and __fish_seen_subcommand_from list' -l profile -r -F
@@ -176,7 +176,7 @@ complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcomman
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from invoke' -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -s h
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -l help
-complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -l status -r -F
+complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -l status -x -a 'draft approved restricted deprecated blocked'
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -l limit -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -l profile -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from list' -s p -r -F
@@ -216,7 +216,7 @@ complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcomman
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l help
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l owner -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l description -r -F
-complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l status -r -F
+complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l status -x -a 'draft approved restricted deprecated blocked'
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l profile -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -s p -r -F
 complete -c eai -n '__fish_seen_subcommand_from tools; and __fish_seen_subcommand_from update' -l output -x -a 'table json yaml'

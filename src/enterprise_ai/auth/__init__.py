@@ -32,13 +32,15 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8700"
 class Credentials:
     """The resolved connection settings: profile, gateway URL, token and where the token came from.
 
-    ``source`` is ``env EAI_API_KEY``, ``keyring``, ``file`` or ``none``.
+    ``source`` is ``env EAI_API_KEY``, ``keyring``, ``file`` or ``none``; ``url_source`` names where
+    ``base_url`` came from (``EAI_BASE_URL``, ``profile 'NAME'`` or ``default``), for error messages.
     """
 
     profile: str
     base_url: str
     token: Secret | None
     source: str
+    url_source: str = "default"
 
 
 def resolve(profile: str | None = None, *, require_token: bool = True) -> Credentials:
@@ -52,9 +54,11 @@ def resolve(profile: str | None = None, *, require_token: bool = True) -> Creden
     if profile and not stored and not os.environ.get("EAI_API_KEY"):
         raise UsageError(f"no profile named {name!r}", hint=f"run: eai auth login --profile {name}")
     base_url = os.environ.get("EAI_BASE_URL") or stored.get("base_url") or DEFAULT_BASE_URL
+    url_source = ("EAI_BASE_URL" if os.environ.get("EAI_BASE_URL")
+                  else f"base_url of profile {name!r}" if stored.get("base_url") else "default")
     env_key = os.environ.get("EAI_API_KEY")
     if env_key:
-        return Credentials(name, base_url, Secret(env_key), "env EAI_API_KEY")
+        return Credentials(name, base_url, Secret(env_key), "env EAI_API_KEY", url_source)
     storage = stored.get("token_storage", "none")
     token: str | None = None
     if storage == "keyring":
@@ -62,22 +66,22 @@ def resolve(profile: str | None = None, *, require_token: bool = True) -> Creden
     elif storage == "file":
         token = _config.read_file_token(name)
     if token:
-        return Credentials(name, base_url, Secret(token), storage)
+        return Credentials(name, base_url, Secret(token), storage, url_source)
     if require_token:
         raise EaiError(
             f"no token for profile {name!r}",
             kind=ErrorKind.NOT_AUTHENTICATED,
             hint=f"run: eai auth login --profile {name} (or set EAI_API_KEY)",
         )
-    return Credentials(name, base_url, None, "none")
+    return Credentials(name, base_url, None, "none", url_source)
 
 
 def open_client(profile: str | None = None, **options: Any) -> ToolsClient:
     """A :class:`~enterprise_ai.tools.ToolsClient` for the active profile (options go to its constructor)."""
-    from enterprise_ai.tools._client import ToolsClient
+    from enterprise_ai.tools._client import ToolsClient, check_base_url
 
     creds = resolve(profile)
-    return ToolsClient(creds.base_url, creds.token, **options)
+    return ToolsClient(check_base_url(creds.base_url, creds.url_source), creds.token, **options)
 
 
 def login(
@@ -113,7 +117,9 @@ def login(
     name = _config.profile_name(profile)
     stored = _config.get_profile(name) or {}
     url = (base_url or os.environ.get("EAI_BASE_URL") or stored.get("base_url") or DEFAULT_BASE_URL).rstrip("/")
-    from enterprise_ai.tools._client import ToolsClient
+    from enterprise_ai.tools._client import ToolsClient, check_base_url
+
+    check_base_url(url, "--base-url" if base_url else "EAI_BASE_URL" if os.environ.get("EAI_BASE_URL") else "base URL")
 
     with ToolsClient(url, Secret(token), max_retries=1) as client:
         client.list(limit=1)  # 401 -> AuthenticationError: nothing stored

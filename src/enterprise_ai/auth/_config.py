@@ -53,6 +53,10 @@ def _read_json(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    except OSError as exc:  # a directory in its place, EAI_CONFIG_DIR naming a file, no permission
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", hint="check EAI_CONFIG_DIR and the file") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text", hint="fix or delete the file") from exc
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -67,23 +71,42 @@ def write_json_atomic(path: Path, data: dict[str, Any], *, mode: int = 0o600) ->
 
     The temporary file is created with ``mode`` (owner read/write only by default) before any
     byte is written, so the content is never readable by others, even for an instant.
+
+    Raises:
+        UsageError (exit 2): the directory cannot be made or written (the old file is left as it was).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}", hint="check EAI_CONFIG_DIR") from exc
     try:
         os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=2, sort_keys=True)
             fh.write("\n")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise UsageError(f"{path}: cannot write: {exc.strerror or exc}", hint="check EAI_CONFIG_DIR") from exc
         raise
 
 
 def load_config() -> dict[str, Any]:
-    """The config file as a dict (``{}`` when it does not exist)."""
-    return _read_json(config_dir() / CONFIG_FILE)
+    """The config file as a dict (``{}`` when it does not exist).
+
+    Raises:
+        UsageError (exit 2): the file cannot be read, is not JSON, or is not in the shape above.
+    """
+    path = config_dir() / CONFIG_FILE
+    cfg = _read_json(path)
+    profiles = cfg.get("profiles", {})
+    if not isinstance(profiles, dict) or not all(isinstance(v, dict) for v in profiles.values()):
+        raise UsageError(f"{path}: 'profiles' must map each profile name to an object", hint="fix or delete the file")
+    if not isinstance(cfg.get("default_profile", ""), str):
+        raise UsageError(f"{path}: 'default_profile' must be a string", hint="fix or delete the file")
+    return cfg
 
 
 def get_profile(name: str) -> dict[str, Any] | None:

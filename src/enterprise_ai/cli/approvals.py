@@ -6,6 +6,7 @@ Deciding needs ``tenant_admin`` or ``security_officer``, and never on one's own 
 
 from __future__ import annotations
 
+import enum
 from typing import Optional
 
 import typer
@@ -15,6 +16,17 @@ from enterprise_ai.cli.auth import client_for, output_option, profile_option
 from enterprise_ai.cli.state import get_state
 
 app = typer.Typer(no_args_is_help=True)
+
+class ApprovalStatus(str, enum.Enum):
+    """Choices of ``eai approvals list --status`` (API.md statuses, plus ``all``), checked before any request."""
+
+    pending = "pending"
+    approved = "approved"
+    rejected = "rejected"
+    expired = "expired"
+    consumed = "consumed"
+    all = "all"
+
 
 COLUMNS = [
     ("ID", "id"),
@@ -31,8 +43,8 @@ COLUMNS = [
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    status: Optional[str] = typer.Option(  # noqa: UP007
-        "pending", "--status", help="pending, approved, rejected, expired, consumed, or all.",
+    status: ApprovalStatus = typer.Option(
+        ApprovalStatus.pending, "--status", case_sensitive=False, help="Only approvals with this status (or all).",
     ),
     tool: Optional[str] = typer.Option(None, "--tool", help="Only approvals about this tool."),  # noqa: UP007
     limit: int = typer.Option(50, "--limit", min=1, max=500, help="Most approvals shown."),
@@ -43,7 +55,7 @@ def list_(
     from itertools import islice
 
     with client_for(profile) as client:
-        wanted = None if status == "all" else status
+        wanted = None if status is ApprovalStatus.all else status.value
         items = list(islice(client.approvals.iter(status=wanted, tool=tool, limit=min(limit, 500)), limit))
     render.emit(items, output, columns=COLUMNS, state=get_state(ctx))
 

@@ -119,6 +119,18 @@ def yaml_documents(docs: Iterable[Any]) -> str:
     return _dump_all(docs) if docs else ""
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+
+
+def printable(text: str) -> str:
+    """``text`` with terminal control characters (ESC, BEL, C1...) shown as ``\\xNN``; tab and newline kept.
+
+    Used for everything written to a terminal, so that user or server data cannot move the cursor,
+    change colours or forge hyperlinks (ANSI/OSC escape sequences), just as it cannot apply rich markup.
+    """
+    return text.translate(_CONTROL)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -203,7 +215,7 @@ def write_table(
         for head, _ in columns:
             table.add_column(head, overflow="fold")
         for row in rows:
-            table.add_row(*(Text(_cell(_get(row, key))) for _, key in columns))
+            table.add_row(*(Text(printable(_cell(_get(row, key)))) for _, key in columns))
         make_console(state, file=stream).print(table)
         return
     if header:
@@ -217,7 +229,7 @@ def note(message: str, state: CliState | None = None, *, style: str | None = Non
     """A message for the user on stderr (not data); ``message`` is never read as markup."""
     from rich.text import Text
 
-    make_console(state).print(Text(message, style=style or ""))
+    make_console(state).print(Text(printable(message), style=style or ""))
 
 
 def warn(message: str, state: CliState | None = None) -> None:

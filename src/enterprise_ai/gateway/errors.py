@@ -9,8 +9,9 @@ Error body (API.md, ext)::
   invalid_request``; unknown route -> ``404 not_found``; wrong method -> ``405 method_not_allowed``;
   anything else -> ``500 internal``, logged) and the request-id middleware.
 
-The middleware also refuses, in that shape, a request body that is not JSON (``415
-unsupported_media_type``) or is over :data:`MAX_BODY_BYTES` (``413 payload_too_large``).
+The middleware also refuses, in that shape, a request body that is not JSON or has no ``Content-Type``
+(``415 unsupported_media_type``; a bodiless POST needs none), or is over :data:`MAX_BODY_BYTES` (``413
+payload_too_large``).
 
 The request id is ``req_`` + 16 hex characters, or the caller's own ``X-Request-Id`` when it is a
 short token (1-128 of ``[A-Za-z0-9._-]``).
@@ -90,6 +91,7 @@ class RequestIdMiddleware:
         rid = None
         content_type = None
         length = 0
+        chunked = False
         for name, value in scope.get("headers", ()):
             if name == b"x-request-id":
                 text = value.decode("latin-1")
@@ -98,11 +100,17 @@ class RequestIdMiddleware:
                 content_type = value.decode("latin-1")
             elif name == b"content-length" and value.isdigit():
                 length = int(value)
+            elif name == b"transfer-encoding":
+                chunked = True
         rid = rid or f"req_{secrets.token_hex(8)}"
         scope["eai.request_id"] = rid
         header = (b"x-request-id", rid.encode("latin-1"))
-        if content_type is not None and scope["method"] in _BODY_METHODS and not _is_json(content_type):
-            message = f"request bodies are JSON (Content-Type: application/json), not {content_type}"
+        has_body = length > 0 or chunked
+        if scope["method"] in _BODY_METHODS and (content_type is not None or has_body) and not _is_json(
+                content_type or ""):
+            # no Content-Type with a body: FastAPI would hand the raw bytes to a ``Body(Any)`` parameter
+            message = (f"request bodies are JSON (Content-Type: application/json), not {content_type}"
+                       if content_type is not None else "a request body needs Content-Type: application/json")
             body = {"error": {"code": "unsupported_media_type", "message": message, "request_id": rid, "details": {}}}
             response = json_response(body, 415, {"X-Request-Id": rid})
             await response(scope, receive, send)

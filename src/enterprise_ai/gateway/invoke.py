@@ -25,8 +25,10 @@ Each step either lets the call go on or answers; the first step that refuses ans
     ``approval_rejected``, 409 ``approval_expired``
 12. **idempotency** (``Idempotency-Key``): the same key and body replays the first   409 ``idempotency_conflict``
     response (a duplicate arriving while the first runs waits for it); the same key
-    with another body is a conflict. Exception to the order: a retry that brings a
-    consumed approval and a key whose response is stored is replayed at step 11.
+    with another body is a conflict. Exceptions to the order, both at step 11: a retry that
+    brings a consumed approval and a key whose response is stored is replayed; and a ``202
+    pending_approval`` answer is stored under its key, so a retry replays it (same
+    ``approval_id``) instead of opening a second approval.
 13. **execute** on the endpoint (:func:`.executors.execute`); ``sandbox`` tools run in the background and the
     call answers 202 with the record (``running``), which reaches its end state later
 14. **result against ``spec.output_schema``** - a mismatch makes the record ``failed`` (``invalid_result``)
@@ -191,6 +193,9 @@ class InvokeChain:
             return None, None
         store = self.gw.store
         if self.body.approval_id is None:
+            replay = self._stored_replay()  # a retry of a call already answered 202: the same approval
+            if replay is not None:
+                return replay, None
             ttl = self.gw.config.approvals.ttl_seconds
             approval_id = new_id("apr")
             store.add_approval({"id": approval_id, "kind": "invocation", "tool": self.name,
@@ -200,6 +205,9 @@ class InvokeChain:
             record = self._new_record("pending_approval", "pending")
             record["approval_id"] = approval_id
             store.save_invocation(record)
+            if self.key:
+                store.put_idempotent(self.caller.id, self.name, self.key, self._body_sha256(), 202, record,
+                                     self.headers)
             return Outcome(202, record, self.headers), None
         approval_id = self.body.approval_id
         approval = store.get_approval(approval_id)

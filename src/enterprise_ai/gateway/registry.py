@@ -2,7 +2,8 @@
 
 * :func:`canonical_digest` - ``sha256:<hex>`` of the canonical JSON of a manifest (keys sorted, no
   spaces, UTF-8): two manifests with the same content in another key order or file format get
-  the same digest, which is what makes ``apply`` answer ``unchanged``.
+  the same digest, which is what makes ``apply`` answer ``unchanged``; :func:`behaviour_digest` is the
+  same over ``spec`` minus its description, and decides whether an ``approved`` tool needs a new review.
 * :meth:`Registry.check` - the checks of ``POST /v1/tools`` and of the ``tool-manifest`` contract:
   the same code as ``eai tools validate`` (:func:`enterprise_ai.validate.check_manifest`; its
   errors block, its warnings do not), plus what only the gateway knows: the egress allow-list for
@@ -33,6 +34,18 @@ def canonical_json(value: Any) -> bytes:
 def canonical_digest(value: Any) -> str:
     """``sha256:<hex>`` of :func:`canonical_json`."""
     return "sha256:" + hashlib.sha256(canonical_json(value)).hexdigest()
+
+
+def behaviour_digest(doc: Any) -> str:
+    """:func:`canonical_digest` of what a tool *does*: its ``spec`` without ``description``.
+
+    ``metadata`` (version, owner, labels, annotations) and the description (which ``PATCH`` may change
+    without a review) are left out: a change there keeps an ``approved`` tool approved; any other change
+    of ``spec`` (schemas, endpoint, scopes, classification, risk, approval...) sends it back to ``draft``.
+    """
+    spec = dict(doc.get("spec") or {}) if isinstance(doc, dict) else {}
+    spec.pop("description", None)
+    return canonical_digest(spec)
 
 
 MAX_DEPTH = 64
@@ -220,24 +233,36 @@ class Registry:
                                           f"({', '.join(self.egress.allow) or 'empty'})"})
         return errors, warnings
 
-    def apply(self, doc: dict[str, Any], principal_id: str) -> tuple[ToolEntry, str]:
-        """Create or update a checked manifest; returns the entry and ``created``/``updated``/``unchanged``."""
+    def apply(self, doc: dict[str, Any], principal_id: str) -> tuple[ToolEntry, str, bool]:
+        """Create or update a checked manifest.
+
+        Returns:
+            ``(entry, apply_status, behaviour_changed)``: ``apply_status`` is ``created``, ``updated`` or
+            ``unchanged`` (canonical digest); ``behaviour_changed`` is True when an existing tool's spec
+            changed beyond its description (:func:`behaviour_digest`). Such a change moves an ``approved``
+            tool back to ``draft`` (it needs a new promotion); ``restricted``, ``deprecated`` and
+            ``blocked`` are kept, so a re-apply never lifts a restriction.
+        """
         name = doc["metadata"]["name"]
         digest = canonical_digest(doc)
         current = self.tools.get(name)
         if current is not None and current.row["digest"] == digest:
-            return current, "unchanged"
+            return current, "unchanged", False
+        changed = current is not None and behaviour_digest(current.row["manifest"]) != behaviour_digest(doc)
+        status = current.row["status"] if current else "draft"
+        if changed and status == "approved":
+            status = "draft"
         now = now_iso()
         row = {
             "name": name, "version": str(doc["metadata"].get("version", "0.1.0")),
-            "status": current.row["status"] if current else "draft", "owner": doc["metadata"].get("owner"),
+            "status": status, "owner": doc["metadata"].get("owner"),
             "digest": digest, "manifest": doc, "created_by": current.row["created_by"] if current else principal_id,
             "created_at": current.row["created_at"] if current else now, "updated_at": now,
         }
         self.store.put_tool(row)
         entry = ToolEntry(row)
         self.tools[name] = entry
-        return entry, "updated" if current else "created"
+        return entry, "updated" if current else "created", changed
 
     def update(self, name: str, *, owner: str | None = None, description: str | None = None,
                status: str | None = None) -> ToolEntry:

@@ -15,6 +15,11 @@ grants (ext)              any                                                vie
 ========================  =================================================  ==================================
 
 Missing role or relation: ``403 forbidden`` (details ``required_roles`` or ``relation``).
+
+Status governance: re-applying a manifest whose ``spec`` changed beyond its description sends an
+``approved`` tool back to ``draft`` (:func:`enterprise_ai.gateway.registry.behaviour_digest`) and expires
+the tool's pending and approved-but-unused approvals (they were given for the old behaviour); a status
+set by ``PATCH`` expires a pending promotion of the tool (it must not undo, say, a ``blocked``).
 """
 
 from __future__ import annotations
@@ -82,15 +87,21 @@ async def apply_tool(
         raise ApiError(422, "invalid_manifest", f"{errors[0]['path'] or '(document)'}: {errors[0]['message']}",
                        {"errors": errors})
     name = manifest["metadata"]["name"]
-    if gw.registry.get(name) is not None:
+    current = gw.registry.get(name)
+    if current is not None:
         require_relation(gw, caller, name, "editor", "updating an existing tool")
-    entry, apply_status = gw.registry.apply(manifest, caller.id)
+    before = current.status if current is not None else None
+    entry, apply_status, behaviour_changed = gw.registry.apply(manifest, caller.id)
     if apply_status == "created":
         gw.authz.grant(name, caller.id, "owner")
     if apply_status != "unchanged":
-        gw.store.add_audit("tool.apply", caller.id, tool=name,
-                           details={"apply_status": apply_status, "digest": entry.row["digest"],
-                                    "version": entry.row["version"]})
+        details: dict[str, Any] = {"apply_status": apply_status, "digest": entry.row["digest"],
+                                   "version": entry.row["version"]}
+        if behaviour_changed:  # what was reviewed is gone: open and unused approvals no longer apply
+            gw.store.expire_approvals(name, ("promotion", "invocation"), ("pending", "approved"))
+        if before is not None and entry.status != before:
+            details["status"] = {"from": before, "to": entry.status}
+        gw.store.add_audit("tool.apply", caller.id, tool=name, details=details)
     return json_response(entry.public(apply_status), 201 if apply_status == "created" else 200)
 
 
@@ -147,6 +158,8 @@ async def update_tool(patch: ToolPatch, name: str = NamePath, caller: Principal 
     direct = {k: v for k, v in changes.items() if not (k == "status" and (promote or v == tool.status))}
     if direct:
         tool = gw.registry.update(name, **direct)
+        if "status" in direct:  # a promotion asked for before this change must not undo it later
+            gw.store.expire_approvals(name, ("promotion",), ("pending",))
         gw.store.add_audit("tool.update", caller.id, tool=name, details={"changes": direct})
     if promote:
         pending, _ = gw.store.list_approvals(status="pending", tool=name, requested_by=None, after_seq=None, limit=50)

@@ -47,7 +47,8 @@ def encode_cursor(value: Any) -> str:
 
 
 def decode_cursor(cursor: str | None, kind: type) -> Any:
-    """The position inside ``cursor``; ``None`` for no cursor. Raises ``ValueError`` if malformed."""
+    """The position inside ``cursor``; ``None`` for no cursor. Raises ``ValueError`` if malformed
+    (not base64 JSON of ``kind``, or an integer outside the 64-bit row ids of SQLite)."""
     if cursor is None or cursor == "":
         return None
     try:
@@ -55,6 +56,8 @@ def decode_cursor(cursor: str | None, kind: type) -> Any:
     except Exception as exc:  # noqa: BLE001 - any decoding problem is a bad cursor
         raise ValueError("malformed cursor") from exc
     if not isinstance(value, kind) or isinstance(value, bool):
+        raise ValueError("malformed cursor")
+    if isinstance(value, int) and not 0 <= value < 2**63:  # a row seq: SQLite INTEGER is 64-bit signed
         raise ValueError("malformed cursor")
     return value
 
@@ -207,6 +210,12 @@ class Store:
              None if row.get("arguments") is None else _dumps(row["arguments"]), row.get("arguments_sha256"),
              row.get("target_status"), row["created_at"], row["expires_at"]),
         )
+
+    def expire_approvals(self, tool: str, kinds: tuple[str, ...], statuses: tuple[str, ...]) -> int:
+        """Mark the approvals of ``tool`` of ``kinds`` in ``statuses`` as ``expired``; returns how many."""
+        kind_marks, status_marks = ",".join("?" * len(kinds)), ",".join("?" * len(statuses))
+        return self._write(f"UPDATE approvals SET status = 'expired' WHERE tool = ? AND kind IN ({kind_marks})"
+                           f" AND status IN ({status_marks})", (tool, *kinds, *statuses)).rowcount
 
     def _expire(self) -> None:
         self._write("UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at < ?",

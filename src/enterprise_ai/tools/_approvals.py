@@ -11,8 +11,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def path_segment(value: str) -> str:
-    """A URL path segment, percent-encoded: a name (``a/b``, ``..``) never escapes its segment."""
-    return quote(str(value), safe="")
+    """A URL path segment, percent-encoded: a name (``a/b``, ``..``) never escapes its segment.
+
+    Raises:
+        UsageError (exit 2): an empty name or id, which would address the collection instead
+            (``DELETE /v1/tools/`` is not ``DELETE /v1/tools/NAME``).
+    """
+    text = str(value)
+    if not text.strip():
+        from enterprise_ai.errors import UsageError
+
+        raise UsageError("a name or id cannot be empty")
+    return quote(text, safe="")
 
 
 _seg = path_segment

@@ -73,6 +73,37 @@ def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     return {k: ("<redacted>" if k.lower() in hidden else v) for k, v in headers.items()}
 
 
+def check_base_url(url: str, source: str = "base_url") -> str:
+    """Return ``url`` when it is an absolute ``http(s)://host[:port][/path]`` URL.
+
+    Raises:
+        UsageError (exit 2): anything else, naming ``source`` (``EAI_BASE_URL``, ``--base-url``...), so
+            that a typo is not reported as an unreachable gateway.
+    """
+    try:
+        parsed = httpx.URL(url)
+        port = parsed.port
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise UsageError(f"{source}: {url!r} is not a valid URL ({exc})", hint="e.g. http://127.0.0.1:8700") from None
+    if parsed.scheme not in ("http", "https") or not parsed.host or (port is not None and not 0 < port < 65536):
+        raise UsageError(f"{source}: {url!r} is not an http:// or https:// URL with a host and a valid port",
+                         hint="e.g. http://127.0.0.1:8700")
+    return url
+
+
+def _check_answer(data: Any, method: str, url: str, status: int, expect: type | None) -> Any:
+    """``data`` when it has the JSON type the route answers with, else an ``invalid_response`` error (exit 10)."""
+    if expect is None or isinstance(data, expect):
+        return data
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    got = "an empty body" if data is None else f"a JSON {names.get(type(data), type(data).__name__)}"
+    raise APIStatusError(
+        f"{method} {url}: expected a JSON {names.get(expect, expect.__name__)}, got {got}",
+        status_code=status, code="invalid_response", kind=ErrorKind.SERVER,
+        hint="is the base URL the Tool Gateway's?",
+    )
+
+
 class ToolsClient:
     """Client of the Tool Gateway (registry, invoke chain, approvals, contracts).
 
@@ -98,7 +129,8 @@ class ToolsClient:
         max_retries: int = _retry.DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
     ) -> None:
-        self.base_url = (base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        source = "EAI_BASE_URL" if not base_url and os.environ.get("EAI_BASE_URL") else "base URL"
+        self.base_url = check_base_url((base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/"), source)
         key = api_key if api_key is not None else os.environ.get("EAI_API_KEY")
         self._api_key: Secret | None = Secret(key) if key else None
         if self._api_key and not _TOKEN_CHARS.fullmatch(self._api_key.reveal()):
@@ -135,7 +167,7 @@ class ToolsClient:
     # -- tools (reference page) --------------------------------------------------------------
     def create(self, manifest: dict[str, Any]) -> Any:
         """Apply a Tool Manifest (``POST /v1/tools``): the tool with ``apply_status`` created/updated/unchanged."""
-        return self._request("POST", "/v1/tools", json_body=manifest)
+        return self._request("POST", "/v1/tools", json_body=manifest, expect=dict)
 
     def register(self, local: LocalTool, endpoint: dict[str, Any] | None = None) -> Any:
         """Apply ``local.manifest(endpoint)`` (the default local endpoint when ``endpoint`` is None)."""
@@ -147,19 +179,19 @@ class ToolsClient:
 
     def discover(self, status: str | None = "approved", **page: Any) -> Any:
         """One page of tools in name order, of one status (``approved`` by default; None for all)."""
-        return self._request("GET", "/v1/tools", params={"status": status, **page})
+        return self._request("GET", "/v1/tools", params={"status": status, **page}, expect=dict)
 
     def list(self, **page: Any) -> Any:
         """One page of tools of every status, in name order (``limit``, ``cursor``)."""
-        return self._request("GET", "/v1/tools", params=dict(page))
+        return self._request("GET", "/v1/tools", params=dict(page), expect=dict)
 
     def get(self, name: str) -> Any:
         """One tool: manifest, risk level, owner, status (404 ``tool_not_found``)."""
-        return self._request("GET", f"/v1/tools/{_seg(name)}")
+        return self._request("GET", f"/v1/tools/{_seg(name)}", expect=dict)
 
     def update(self, name: str, **changes: Any) -> Any:
         """``PATCH`` owner, description or status; ``status="approved"`` answers 202 with ``approval_id``."""
-        return self._request("PATCH", f"/v1/tools/{_seg(name)}", json_body=changes)
+        return self._request("PATCH", f"/v1/tools/{_seg(name)}", json_body=changes, expect=dict)
 
     def invoke(
         self,
@@ -189,16 +221,17 @@ class ToolsClient:
         body.update(extra)
         key = idempotency_key or str(uuid.uuid4())
         return self._request(
-            "POST", f"/v1/tools/{_seg(name)}/invoke", json_body=body, headers={"Idempotency-Key": key}, retry_safe=True
+            "POST", f"/v1/tools/{_seg(name)}/invoke", json_body=body, headers={"Idempotency-Key": key}, retry_safe=True,
+            expect=dict,
         )
 
     def invocation(self, invocation_id: str) -> Any:
         """One invocation record (``GET /v1/tools/invocations/{id}``), e.g. a sandbox run."""
-        return self._request("GET", f"/v1/tools/invocations/{_seg(invocation_id)}")
+        return self._request("GET", f"/v1/tools/invocations/{_seg(invocation_id)}", expect=dict)
 
     def invocations(self, tool: str | None = None, run_id: str | None = None, **page: Any) -> Any:
         """One page of invocation records, newest first (``limit``, ``cursor``)."""
-        return self._request("GET", "/v1/tools/invocations", params={"tool": tool, "run_id": run_id, **page})
+        return self._request("GET", "/v1/tools/invocations", params={"tool": tool, "run_id": run_id, **page}, expect=dict)
 
     def validate(self, manifest: dict[str, Any]) -> Any:
         """Validate a Tool Manifest on the server: ``{contract, valid, errors: [{path, message}]}``."""
@@ -206,7 +239,7 @@ class ToolsClient:
 
     def validate_contract(self, contract: str, document: Any) -> Any:
         """Validate ``document`` against a named contract (404 ``unknown_contract``); nothing is stored."""
-        return self._request("POST", f"/v1/contracts/{_seg(contract)}/validate", json_body=document)
+        return self._request("POST", f"/v1/contracts/{_seg(contract)}/validate", json_body=document, expect=dict)
 
     # -- pagination --------------------------------------------------------------------------
     def iter_tools(self, status: str | None = None, *, limit: int | None = None) -> Iterator[Any]:
@@ -228,8 +261,18 @@ class ToolsClient:
         cursor: str | None = None
         while True:
             page = fetch(limit=limit, cursor=cursor)
-            yield from page.get("items", [])
-            cursor = page.get("next_cursor")
+            items = page.get("items", []) if isinstance(page, dict) else None
+            cursor = page.get("next_cursor") if isinstance(page, dict) else None
+            if not isinstance(items, list) or not all(isinstance(i, dict) for i in items) or not (
+                cursor is None or isinstance(cursor, str)
+            ):
+                raise APIStatusError(
+                    f"{self.base_url}: a page of results is not "
+                    "{\"items\": [objects], \"next_cursor\": string|null}",
+                    status_code=200, code="invalid_response", kind=ErrorKind.SERVER,
+                    hint="is the base URL the Tool Gateway's?",
+                )
+            yield from items
             if not cursor:
                 return
             if cursor in seen:
@@ -246,8 +289,13 @@ class ToolsClient:
         json_body: Any = None,
         headers: Mapping[str, str] | None = None,
         retry_safe: bool | None = None,
+        expect: type | None = None,
     ) -> Any:
-        """Send one logical request with the retry policy; return the decoded JSON (None for 204)."""
+        """Send one logical request with the retry policy; return the decoded JSON (None for 204).
+
+        ``expect``: the JSON type a 2xx answer must have (``dict``); another shape, or an empty
+        body, raises ``APIStatusError`` ``invalid_response`` (exit 10) naming the method and URL.
+        """
         safe = method == "GET" if retry_safe is None else retry_safe
         query = {k: v for k, v in (params or {}).items() if v is not None}
         content = None
@@ -283,7 +331,7 @@ class ToolsClient:
             request_id = response.headers.get("x-request-id")
             log.debug("<- %d %s %s request_id=%s %.1f ms", response.status_code, method, request.url, request_id, elapsed)
             if response.is_success:
-                return _decode(response)
+                return _check_answer(_decode(response, method, url), method, url, response.status_code, expect)
             retry_after = _retry.parse_retry_after(response.headers.get("retry-after"))
             error = error_from_response(response, retry_after=retry_after)
             if not (safe and response.status_code in _retry.RETRYABLE_STATUSES and attempt < attempts):
@@ -312,18 +360,20 @@ def _transport_error(exc: httpx.TransportError, method: str, url: str) -> APICon
     return APIConnectionError(f"{method} {url} failed: {detail}", hint="is the gateway running and reachable?")
 
 
-def _decode(response: httpx.Response) -> Any:
+def _decode(response: httpx.Response, method: str, url: str) -> Any:
     if response.status_code == 204 or not response.content:
         return None
     try:
         return response.json()
     except ValueError as exc:
+        kind = response.headers.get("content-type", "").split(";")[0].strip() or "no content type"
         raise APIStatusError(
-            "the gateway answered with a body that is not JSON",
+            f"{method} {url}: the answer is not JSON ({kind})",
             status_code=response.status_code,
             code="invalid_response",
             request_id=response.headers.get("x-request-id"),
             kind=ErrorKind.SERVER,
+            hint="is the base URL the Tool Gateway's?",
         ) from exc
 
 

@@ -78,7 +78,7 @@ def _start(label: str, args: Sequence[str], write: Callable[[str], None], cwd: P
     threading.Thread(target=child.pump, args=(write,), name=f"eai-dev-{label}", daemon=True).start()
     if not child.ready.wait(START_TIMEOUT_SECONDS) or not child.url:
         stop([child])
-        tail = "; ".join(child.lines[-3:])
+        tail = "; ".join(line.removeprefix("eai: error: ") for line in child.lines[-3:])
         raise EaiError(f"the {label} process did not start: {tail or 'no output'}", kind=ErrorKind.FAILURE)
     return child
 
@@ -179,11 +179,16 @@ def run_dev(
         the summary: ``{"gateway", "tool_host", "profile", "tools": [...]}``.
 
     Raises:
+        UsageError (exit 2): a missing path, or no Python file in ``paths``; nothing was started.
         KeyringUnavailable (exit 3): no usable keyring and no ``insecure_storage``; nothing was started.
         EaiError: a child did not start or exited early; the other one is stopped.
     """
     from enterprise_ai.auth import _config, _keyring
+    from enterprise_ai.errors import UsageError
+    from enterprise_ai.scan._import import resolve_targets
 
+    if not resolve_targets(list(paths)):  # a missing path is a usage error before anything starts
+        raise UsageError(f"no Python file in {' '.join(map(str, paths))}", hint="give .py files, directories or modules")
     if not insecure_storage:
         _keyring.check_usable()
     data_dir = Path(data_dir).resolve()

@@ -208,13 +208,15 @@ def error_from_response(response: httpx.Response, *, retry_after: float | None =
     """Build the typed error of a non-2xx response: THE one place statuses become exceptions.
 
     Args:
-        response: a read httpx response with a 4xx or 5xx status.
+        response: a read httpx response with a 3xx, 4xx or 5xx status.
         retry_after: the parsed ``Retry-After`` (seconds), when the caller has it.
 
     Returns:
         an instance of the subclass for the status, with ``code``, ``message``, ``request_id`` and
         ``details`` from the API.md error body; for a body in another shape, ``code`` is
-        ``http_<status>`` and the message the reason phrase or the start of the body.
+        ``http_<status>`` and the message the reason phrase or the start of the body, followed by
+        ``(from METHOD URL)`` (it is likely not the gateway answering); a redirect gets a hint naming
+        its ``Location``.
     """
     code = f"http_{response.status_code}"
     message = response.reason_phrase or "error"
@@ -238,7 +240,7 @@ def error_from_response(response: httpx.Response, *, retry_after: float | None =
         elif isinstance(body.get("detail"), (str, list)):  # FastAPI's default shape
             message = str(body["detail"])[:MAX_BODY_EXCERPT]
     cls = status_error_class(response.status_code)
-    return cls(
+    exc = cls(
         message,
         status_code=response.status_code,
         code=code,
@@ -246,3 +248,13 @@ def error_from_response(response: httpx.Response, *, retry_after: float | None =
         details=details,
         retry_after=retry_after,
     )
+    if code == f"http_{response.status_code}":  # not the gateway's error body: say which URL answered
+        exc.message = " ".join(exc.message.split())
+        try:
+            exc.message += f" (from {response.request.method} {response.request.url})"
+        except RuntimeError:  # a response built without its request
+            pass
+        location = response.headers.get("location")
+        if 300 <= response.status_code < 400 and location:
+            exc.hint = f"the server redirects to {location}: use the gateway's own URL as the base URL"
+    return exc

@@ -6,11 +6,12 @@ Core functions of ``eai tools invoke``: they return data and raise typed errors;
 from __future__ import annotations
 
 import json
+import sys
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from enterprise_ai.errors import UsageError
 from enterprise_ai.tools._exceptions import ApprovalRejected, PendingApprovalError
@@ -68,12 +69,27 @@ def _json_or_text(raw: str) -> Any:
         return raw
 
 
+def check_sources(pairs: Sequence[str], *, args_json: str | None = None, args_file: Path | None = None) -> None:
+    """The checks of :func:`build_arguments` that need no schema, made before any request is sent.
+
+    Raises:
+        UsageError: both ``--args-json`` and ``--args-file``, or a word that is not ``key=value``.
+    """
+    if args_json is not None and args_file is not None:
+        raise UsageError("give --args-json or --args-file, not both")
+    for pair in pairs:
+        key, sep, _ = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"argument {pair!r} is not key=value")
+
+
 def build_arguments(
     pairs: Sequence[str],
     input_schema: dict[str, Any] | None,
     *,
     args_json: str | None = None,
     args_file: Path | None = None,
+    stdin: IO[str] | None = None,
 ) -> dict[str, Any]:
     """The arguments of an invocation, checked against the tool's ``input_schema`` (JSON Schema 2020-12).
 
@@ -81,22 +97,30 @@ def build_arguments(
         pairs: ``key=value`` words; each value is coerced through ``input_schema.properties[key]``.
         input_schema: the tool's schema (from ``ToolsClient.get``); None skips coercion and checks.
         args_json: a JSON object given with ``--args-json``.
-        args_file: a file holding a JSON object (``--args-file``; ``-`` is not supported).
+        args_file: a file holding a JSON object (``--args-file``); ``-`` reads ``stdin``.
+        stdin: the stream read for ``--args-file -`` (``sys.stdin`` by default).
 
     Raises:
         UsageError: a word without ``=``, both ``--args-json`` and ``--args-file``, JSON that is not
             an object, or arguments the schema rejects (the message names the failing path).
     """
-    if args_json is not None and args_file is not None:
-        raise UsageError("give --args-json or --args-file, not both")
+    check_sources(pairs, args_json=args_json, args_file=args_file)
     arguments: dict[str, Any] = {}
     if args_json is not None or args_file is not None:
-        source = "--args-json" if args_json is not None else str(args_file)
+        from_stdin = args_json is None and str(args_file) == "-"
+        source = "--args-json" if args_json is not None else "<stdin>" if from_stdin else str(args_file)
         try:
-            text = args_json if args_json is not None else Path(args_file).read_text(encoding="utf-8")  # type: ignore[arg-type]
+            if args_json is not None:
+                text = args_json
+            elif from_stdin:
+                text = (stdin or sys.stdin).read()
+            else:
+                text = Path(args_file).read_text(encoding="utf-8")  # type: ignore[arg-type]
             loaded = json.loads(text)
         except OSError as exc:
-            raise UsageError(f"{source}: cannot read: {exc.strerror}") from exc
+            raise UsageError(f"{source}: cannot read: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
         except ValueError as exc:
             raise UsageError(f"{source}: not valid JSON: {exc}") from exc
         if not isinstance(loaded, dict):
@@ -104,9 +128,7 @@ def build_arguments(
         arguments.update(loaded)
     props = (input_schema or {}).get("properties") or {}
     for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"argument {pair!r} is not key=value")
+        key, _, raw = pair.partition("=")
         prop = props.get(key)
         arguments[key] = _coerce(raw, prop if isinstance(prop, dict) else {})
     if input_schema:

@@ -6,10 +6,11 @@ Core functions: they return data and raise typed errors; they never print.
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from enterprise_ai.errors import FindingsError, UsageError
 from enterprise_ai.tools._exceptions import NotFoundError
@@ -38,12 +39,17 @@ class Collected:
     notes: list[str] = field(default_factory=list)
 
 
-def _load_manifest_file(path: Path, out: Collected) -> None:
-    """Every document of one manifest file (the validator's safe loader: LoadError, exit 2, on a bad file)."""
-    from enterprise_ai.validate.loader import load_documents, path_source
+def _load_manifest_file(path: Path, out: Collected, stdin: IO[bytes] | None = None) -> None:
+    """Every document of one manifest file, or of standard input for ``-`` (the validator's safe loader:
+    LoadError, exit 2, on a bad file)."""
+    from enterprise_ai.validate.loader import DEFAULT_MAX_BYTES, load_documents, path_source
 
-    source = path_source(path)
-    for doc in load_documents(path, source=source):
+    if str(path) == "-":
+        source = "<stdin>"
+        content: Any = (stdin or sys.stdin.buffer).read(DEFAULT_MAX_BYTES + 1)
+    else:
+        source, content = path_source(path), path
+    for doc in load_documents(content, source=source):
         data = doc.data
         where = f"{source}" + (f"#{doc.index}" if doc.index else "")
         if not isinstance(data, dict):
@@ -68,8 +74,27 @@ def _scan_python(paths: Sequence[Path], out: Collected) -> None:
         out.candidates.append(Candidate(found.name, found.manifest, f"{found.file}:{found.line}"))
 
 
-def collect(paths: Sequence[str | Path]) -> Collected:
-    """Read manifest files (``.yaml``, ``.yml``, ``.json``) and scan Python files and directories.
+def _directory(path: Path, python: list[Path], out: Collected, stdin: IO[bytes] | None) -> None:
+    """A directory holding Python code is scanned; one without is read for manifest files."""
+    from enterprise_ai.scan._paths import python_files
+    from enterprise_ai.validate.checker import expand_paths
+
+    manifests = expand_paths([str(path)])
+    if python_files(str(path)):
+        python.append(path)
+        if manifests:
+            out.notes.append(f"{path}: holds Python code, so its {len(manifests)} manifest file(s) were not read; "
+                             "name them explicitly to register them")
+        return
+    for name in manifests:
+        _load_manifest_file(Path(name), out, stdin)
+
+
+def collect(paths: Sequence[str | Path], stdin: IO[bytes] | None = None) -> Collected:
+    """Read manifest files (``.yaml``, ``.yml``, ``.json``, ``-`` for standard input) and scan Python code.
+
+    A directory that holds ``.py`` files (scan's walking rules) is scanned as Python; a directory
+    without any is read for manifest files, recursively (like ``eai tools validate DIR``).
 
     Raises:
         UsageError: a missing path, or a manifest file that does not load.
@@ -79,10 +104,14 @@ def collect(paths: Sequence[str | Path]) -> Collected:
     python: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        if str(raw) == "-":
+            _load_manifest_file(path, out, stdin)
+        elif not path.exists():
             raise UsageError(f"{path}: no such file or directory")
-        if path.is_file() and path.suffix.lower() in MANIFEST_SUFFIXES:
-            _load_manifest_file(path, out)
+        elif path.is_dir():
+            _directory(path, python, out, stdin)
+        elif path.suffix.lower() in MANIFEST_SUFFIXES:
+            _load_manifest_file(path, out, stdin)
         else:
             python.append(path)
     if python:
@@ -123,27 +152,68 @@ def apply(client: ToolsClient, candidates: Sequence[Candidate], *, dry_run: bool
     ``unchanged``/``invalid``. With ``dry_run`` nothing is written: each manifest goes to
     ``POST /v1/contracts/tool-manifest/validate`` and is compared to the live tool.
     """
+    from enterprise_ai.tools._exceptions import APIError
+
+    if not dry_run:
+        precheck(candidates)
     rows: list[dict[str, Any]] = []
     for cand in candidates:
-        row: dict[str, Any] = {"tool": cand.name, "source": cand.source}
-        live = _live_manifest(client, cand.name) if (dry_run or diff) else None
-        if diff:
-            row["diff"] = manifest_diff(cand.name, live, cand.manifest)
-        if dry_run:
-            verdict = client.validate(cand.manifest)
-            if not verdict.get("valid", False):
-                row["result"] = "invalid"
-                row["errors"] = verdict.get("errors", [])
-            elif live is None:
-                row["result"] = "would create"
-            else:
-                row["result"] = "unchanged" if not manifest_diff(cand.name, live, cand.manifest) else "would update"
-        else:
-            answer = client.create(cand.manifest)
-            row["result"] = (answer or {}).get("apply_status", "applied")
-            row["status"] = (answer or {}).get("status")
-        rows.append(row)
+        try:
+            rows.append(_apply_one(client, cand, dry_run=dry_run, diff=diff))
+        except APIError as exc:  # say which file failed, and what was already applied
+            exc.message = f"{cand.source}: {exc.message}"
+            done = ", ".join(f"{r['tool']} {r['result']}" for r in rows)
+            if done:
+                exc.hint = f"already done before this error: {done}" + (f"; {exc.hint}" if exc.hint else "")
+            raise
     return rows
+
+
+def precheck(candidates: Sequence[Candidate]) -> None:
+    """Run the gateway's own manifest checks locally on every candidate before anything is applied.
+
+    Raises:
+        FindingsError (exit 1): a candidate has an error finding (the file, pointer, message and rule
+            of the first one); nothing was sent, so no tool is left half-registered.
+    """
+    from enterprise_ai.validate import check_manifest
+
+    for cand in candidates:
+        errors = [f for f in check_manifest(cand.manifest) if f.severity == "error"]
+        if errors:
+            first = errors[0]
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise FindingsError(f"{cand.source}: {first.pointer or '/'}: {first.message} [{first.rule}]{more}; "
+                                "nothing was registered", hint=f"see: eai tools validate {_file_of(cand.source)}")
+
+
+def _file_of(source: str) -> str:
+    """The file of a candidate's ``source`` (``file``, ``file#2`` or ``file.py:12``; ``-`` for ``<stdin>``)."""
+    name = source.split("#")[0]
+    name = name.rsplit(":", 1)[0] if name.endswith(tuple("0123456789")) and ":" in name else name
+    return "-" if name == "<stdin>" else name
+
+
+def _apply_one(client: ToolsClient, cand: Candidate, *, dry_run: bool, diff: bool) -> dict[str, Any]:
+    """One tool applied (or, with ``dry_run``, validated on the server and compared): its row."""
+    row: dict[str, Any] = {"tool": cand.name, "source": cand.source}
+    live = _live_manifest(client, cand.name) if (dry_run or diff) else None
+    if diff:
+        row["diff"] = manifest_diff(cand.name, live, cand.manifest)
+    if dry_run:
+        verdict = client.validate(cand.manifest)
+        if not verdict.get("valid", False):
+            row["result"] = "invalid"
+            row["errors"] = verdict.get("errors", [])
+        elif live is None:
+            row["result"] = "would create"
+        else:
+            row["result"] = "unchanged" if not manifest_diff(cand.name, live, cand.manifest) else "would update"
+    else:
+        answer = client.create(cand.manifest)
+        row["result"] = (answer or {}).get("apply_status", "applied")
+        row["status"] = (answer or {}).get("status")
+    return row
 
 
 def changed(rows: Sequence[dict[str, Any]]) -> bool:

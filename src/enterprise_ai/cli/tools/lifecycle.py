@@ -6,6 +6,7 @@ Each command parses options, calls a core function (:mod:`enterprise_ai.tools._r
 
 from __future__ import annotations
 
+import enum
 import sys
 from pathlib import Path
 from typing import Any, List, Optional  # noqa: UP035 - Typer reads these annotations
@@ -16,6 +17,16 @@ from enterprise_ai.cli import render
 from enterprise_ai.cli.auth import client_for, output_option, profile_option
 from enterprise_ai.cli.state import get_state
 from enterprise_ai.cli.tools import app
+
+class ToolStatus(str, enum.Enum):
+    """Statuses of a registered tool (API.md): the choices of ``--status``, checked before any request."""
+
+    draft = "draft"
+    approved = "approved"
+    restricted = "restricted"
+    deprecated = "deprecated"
+    blocked = "blocked"
+
 
 TOOL_COLUMNS = [
     ("NAME", "name"),
@@ -31,6 +42,10 @@ GET_EXTRA_KEYS = ("action", "data_classification", "requires_approval", "endpoin
 REGISTER_COLUMNS = [("TOOL", "tool"), ("RESULT", "result"), ("STATUS", "status"), ("SOURCE", "source")]
 #: seconds between two polls of ``eai tools invocations --follow``
 FOLLOW_POLL_SECONDS = 2.0
+#: invocations read by each poll of ``--follow`` (more new ones than this between two polls are not shown)
+FOLLOW_PAGE_SIZE = 100
+#: invocations shown by ``eai tools invocations`` without ``--limit``
+DEFAULT_INVOCATIONS = 20
 
 
 def _tool_row(tool: dict[str, Any]) -> dict[str, Any]:
@@ -98,8 +113,8 @@ app.command("apply", help="Alias of 'register'.")(register)
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    status: Optional[str] = typer.Option(  # noqa: UP007
-        None, "--status", help="Only draft, approved, restricted, deprecated or blocked tools.",
+    status: Optional[ToolStatus] = typer.Option(  # noqa: UP007
+        None, "--status", case_sensitive=False, help="Only tools with this status.",
     ),
     limit: Optional[int] = typer.Option(  # noqa: UP007
         None, "--limit", min=1, help="Most tools shown (default: all).",
@@ -111,7 +126,8 @@ def list_(
     from itertools import islice
 
     with client_for(profile) as client:
-        tools = list(islice(client.iter_tools(status=status, limit=min(limit or 500, 500)), limit))
+        tools = list(islice(client.iter_tools(status=status.value if status else None, limit=min(limit or 500, 500)),
+                            limit))
     data = tools if output is not render.OutputFormat.table else [_tool_row(t) for t in tools]
     render.emit(data, output, columns=TOOL_COLUMNS, state=get_state(ctx))
 
@@ -139,8 +155,8 @@ def update(
     name: str = typer.Argument(..., help="Tool name."),
     owner: Optional[str] = typer.Option(None, "--owner", help="New owner."),  # noqa: UP007
     description: Optional[str] = typer.Option(None, "--description", help="New description."),  # noqa: UP007
-    status: Optional[str] = typer.Option(  # noqa: UP007
-        None, "--status", help="draft, approved (through an approval), restricted, deprecated, blocked.",
+    status: Optional[ToolStatus] = typer.Option(  # noqa: UP007
+        None, "--status", case_sensitive=False, help="New status (approved goes through an approval).",
     ),
     profile: Optional[str] = profile_option(),  # noqa: UP007
     output: render.OutputFormat = output_option(),
@@ -148,7 +164,8 @@ def update(
     """Change a tool's owner, description or status; a promotion to approved prints its approval id."""
     from enterprise_ai.errors import UsageError
 
-    changes = {k: v for k, v in {"owner": owner, "description": description, "status": status}.items() if v is not None}
+    changes = {k: v for k, v in {"owner": owner, "description": description,
+                                 "status": status.value if status else None}.items() if v is not None}
     if not changes:
         raise UsageError("nothing to change: give --owner, --description or --status")
     state = get_state(ctx)
@@ -213,7 +230,7 @@ def invoke(
     ),
     args_json: Optional[str] = typer.Option(None, "--args-json", help="Arguments as one JSON object."),  # noqa: UP007
     args_file: Optional[Path] = typer.Option(  # noqa: UP007
-        None, "--args-file", help="File holding the arguments as a JSON object.",
+        None, "--args-file", help="File holding the arguments as a JSON object (- for standard input).",
     ),
     run_id: Optional[str] = typer.Option(  # noqa: UP007
         None, "--run-id", help="Run this call belongs to (X-EAI-Run-Id).",
@@ -240,6 +257,7 @@ def invoke(
 
     state = get_state(ctx)
     words, deadline = _split_wait(list(pairs or []), wait)
+    _invoke.check_sources(words, args_json=args_json, args_file=args_file)  # before any request
     with client_for(profile) as client:
         schema = (((client.get(name).get("manifest") or {}).get("spec") or {}).get("input_schema"))
         arguments = _invoke.build_arguments(words, schema, args_json=args_json, args_file=args_file)
@@ -269,7 +287,9 @@ def invocations(
     ctx: typer.Context,
     tool: Optional[str] = typer.Option(None, "--tool", help="Only this tool's invocations."),  # noqa: UP007
     run_id: Optional[str] = typer.Option(None, "--run-id", help="Only this run's invocations."),  # noqa: UP007
-    limit: int = typer.Option(20, "--limit", min=1, help="Most invocations shown (newest first)."),
+    limit: Optional[int] = typer.Option(  # noqa: UP007
+        None, "--limit", min=1, help="Most invocations shown (newest first; default 20). Not with --all.",
+    ),
     all_: bool = typer.Option(False, "--all", help="Every invocation, streamed page by page."),
     follow: bool = typer.Option(
         False, "--follow", "-f", help="Keep polling and print new invocations (Ctrl-C stops).",
@@ -280,8 +300,14 @@ def invocations(
     """Show invocations: time, tool, actor, status, decision, duration, cost, DLP detections, run id."""
     from itertools import islice
 
+    from enterprise_ai.errors import UsageError
     from enterprise_ai.tools import _invoke
 
+    if all_ and limit is not None:
+        raise UsageError("--limit and --all cannot be combined: --all shows every invocation")
+    if all_ and follow:
+        raise UsageError("--all and --follow cannot be combined: use --follow with --limit N")
+    limit = DEFAULT_INVOCATIONS if limit is None else limit
     state = get_state(ctx)
     table = output is render.OutputFormat.table
     with client_for(profile) as client:
@@ -290,8 +316,10 @@ def invocations(
             return
         items = list(islice(client.iter_invocations(tool=tool, run_id=run_id, limit=min(limit, 500)), limit))
         if follow:  # oldest first, then new ones as they come, like tail -f; JSON as JSON Lines
+            # Everything on the first poll page already exists: only later invocations are "new".
+            seen = {r.get("id") for r in items} | {r.get("id") for r in _poll(client, tool, run_id)}
             _write(list(reversed(items)), output, state, True)
-            _follow(client, tool, run_id, {r.get("id") for r in items}, output, state)
+            _follow(client, tool, run_id, seen, output, state)
             return
         rows = [_invoke.invocation_row(r) for r in items] if table else items
         render.emit(rows, output, columns=_invoke.INVOCATION_COLUMNS, state=state)
@@ -324,6 +352,13 @@ def _stream(records: Any, output: render.OutputFormat, state: Any) -> None:
         _write(batch, output, state, first)
 
 
+def _poll(client: Any, tool: Optional[str], run_id: Optional[str]) -> List[dict]:  # noqa: UP006, UP007
+    """The newest :data:`FOLLOW_PAGE_SIZE` invocations (one page), newest first."""
+    from itertools import islice
+
+    return list(islice(client.iter_invocations(tool=tool, run_id=run_id, limit=FOLLOW_PAGE_SIZE), FOLLOW_PAGE_SIZE))
+
+
 def _follow(
     client: Any, tool: Optional[str], run_id: Optional[str], seen: set,  # noqa: UP007
     output: render.OutputFormat, state: Any,
@@ -332,8 +367,7 @@ def _follow(
 
     while True:
         time.sleep(FOLLOW_POLL_SECONDS)
-        page = client.invocations(tool=tool, run_id=run_id, limit=100)
-        new = [r for r in page.get("items", []) if r.get("id") not in seen]
+        new = [r for r in _poll(client, tool, run_id) if r.get("id") not in seen]
         seen.update(r.get("id") for r in new)
         if new:
             _write(list(reversed(new)), output, state, False)
