@@ -104,7 +104,8 @@ def test_approvals_are_bound_to_their_tool_caller_arguments_and_kind(gateway):
     assert gateway.request("POST", f"/v1/approvals/{promotion['approval_id']}/approve", "admin").status_code == 200
     _code(gateway.invoke(guarded, {"text": "a"}, approval_id=promotion["approval_id"]), 409, "approval_mismatch")
     rejected = gateway.invoke(guarded, {"text": "c"}).json()["approval_id"]
-    assert gateway.request("POST", f"/v1/approvals/{rejected}/reject", "admin", json={"comment": "no"}).status_code == 200
+    no = gateway.request("POST", f"/v1/approvals/{rejected}/reject", "admin", json={"comment": "no"})
+    assert no.status_code == 200
     _code(gateway.request("POST", f"/v1/approvals/{rejected}/approve", "admin2"), 409, "approval_not_pending")
     _code(gateway.invoke(guarded, {"text": "c"}, approval_id=rejected), 403, "approval_rejected")
 
@@ -147,3 +148,39 @@ def test_changing_the_spec_of_an_approved_tool_sends_it_back_to_draft(gateway):
     # blocked, restricted and deprecated tools keep their status: a re-apply never lifts a restriction
     _status(gateway, name, "blocked")
     assert gateway.apply(manifest(name, requires_approval=True)).json()["status"] == "blocked"
+
+
+def test_idempotency_keys_are_scoped_per_principal_and_tool(gateway):
+    one, two = _tool(gateway, "scope-a"), _tool(gateway, "scope-b")
+    key = {"Idempotency-Key": gateway.unique("shared-key")}
+    first = gateway.invoke(one, {"text": "a"}, headers=key).json()
+    other_tool = gateway.invoke(two, {"text": "b"}, headers=key)
+    other_caller = gateway.invoke(one, {"text": "c"}, who="admin", headers=key)
+    assert other_tool.status_code == other_caller.status_code == 200
+    assert len({first["id"], other_tool.json()["id"], other_caller.json()["id"]}) == 3
+    assert other_caller.json()["result"] == {"text": "c"}
+
+
+def test_concurrent_applies_of_one_tool_create_it_once(gateway):
+    from concurrent.futures import ThreadPoolExecutor
+
+    name = gateway.unique("race")
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda i: gateway.apply(manifest(name, description=f"take {i % 2}")), range(12)))
+    assert all(a.status_code in (200, 201) for a in answers), [a.text for a in answers]
+    assert [a.status_code for a in answers].count(201) == 1
+    listed = gateway.request("GET", "/v1/tools", "dev", params={"limit": 500}).json()["items"]
+    assert [t["name"] for t in listed].count(name) == 1
+    audit = gateway.request("GET", "/v1/audit", "admin", params={"tool": name, "type": "tool.apply"}).json()["items"]
+    assert [e["details"]["apply_status"] for e in audit].count("created") == 1
+
+
+def test_a_spec_change_expires_a_pending_promotion_of_a_draft_tool(gateway):
+    """The reviewer of a promotion must approve what runs: a spec applied meanwhile cancels the request."""
+    name = _tool(gateway)
+    promotion = gateway.request("PATCH", f"/v1/tools/{name}", "secoff", json={"status": "approved"}).json()
+    endpoint = {"type": "builtin", "handler": "time.now"}
+    assert gateway.apply(manifest(name, endpoint=endpoint)).json()["apply_status"] == "updated"
+    _code(gateway.request("POST", f"/v1/approvals/{promotion['approval_id']}/approve", "admin"), 409,
+          "approval_not_pending")
+    assert gateway.request("GET", f"/v1/tools/{name}").json()["status"] == "draft"

@@ -25,13 +25,13 @@ def test_mixed_workload_leaves_nothing_unredacted_in_db_or_wal(gateway):
 
     arguments = {"deep": [[{"k": [spaced, int(card)]}]], email: {"n": float(card)}, "as_float": float(card)}
     key = {"Idempotency-Key": f"key-{email}"}
-    run_id = f"run-{email}"
+    run_id = f"run {email}"
     ok = gateway.invoke(free, arguments, headers=key, run_id=run_id, agent=email)
     assert ok.status_code == 200, ok.text
     record = ok.json()
     assert card not in ok.text and email not in ok.text
     assert record["arguments"]["as_float"] == "[REDACTED:payment_card]"
-    assert record["run_id"] == "run-[REDACTED:email]" and record["agent"] == "[REDACTED:email]"
+    assert record["run_id"] == "run [REDACTED:email]" and record["agent"] == "[REDACTED:email]"
     replay = gateway.invoke(free, arguments, headers=key, run_id=run_id, agent=email)
     assert replay.content == ok.content and replay.headers.get("idempotent-replayed") == "true"
     listed = gateway.request("GET", "/v1/tools/invocations", params={"run_id": run_id}).json()["items"]

@@ -54,7 +54,7 @@ def _read_json(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as exc:  # a directory in its place, EAI_CONFIG_DIR naming a file, no permission
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", hint="check EAI_CONFIG_DIR and the file") from exc
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", hint="check EAI_CONFIG_DIR") from exc
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not UTF-8 text", hint="fix or delete the file") from exc
     try:

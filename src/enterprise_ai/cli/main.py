@@ -72,6 +72,41 @@ def root(
         logging.getLogger("enterprise_ai").setLevel(logging.DEBUG)
 
 
+def _json_escape(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: a character the stream cannot encode becomes a JSON ``\\uXXXX`` escape."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for char in exc.object[exc.start : exc.end]:
+        code = ord(char)
+        if code > 0xFFFF:  # UTF-16 surrogate pair, as JSON writes it (RFC 8259 §7)
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+def _safe_streams() -> None:
+    """On a stdout/stderr that cannot encode all of Unicode (PYTHONIOENCODING=ascii, a legacy console),
+    write unencodable characters as ``\\uXXXX`` instead of failing: JSON output stays valid JSON."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "\u00e9\U0001f600".encode(encoding)
+        except UnicodeEncodeError:
+            try:
+                codecs.lookup_error("eai-json-escape")
+            except LookupError:
+                codecs.register_error("eai-json-escape", _json_escape)
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="eai-json-escape")
+        except LookupError:  # an unknown encoding name: leave the stream alone
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (the console script exits with it).
 
@@ -82,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     here as one line on stderr, with a traceback only under ``--debug`` (never local variables).
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    _safe_streams()
     state = CliState(debug="--debug" in args)
     try:
         app(args=args, prog_name="eai", obj=state)

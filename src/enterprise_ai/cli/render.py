@@ -59,6 +59,12 @@ def _json_default(value: Any) -> Any:
 
 def to_json(data: Any, *, indent: int | None = 2) -> str:
     """JSON text of ``data`` (UTF-8 characters kept, keys in insertion order), without a final newline."""
+    if indent is not None:  # json's indented encoder is pure Python: same bytes, faster (see _jsontext)
+        from enterprise_ai.cli._jsontext import dumps_indented
+
+        text = dumps_indented(data, indent)
+        if text is not None:
+            return text
     return json.dumps(data, indent=indent, ensure_ascii=False, default=_json_default)
 
 

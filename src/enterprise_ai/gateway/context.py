@@ -42,6 +42,11 @@ class Gateway:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.inflight: dict[tuple[str, str, str], asyncio.Future[None]] = {}  # idempotency keys being executed
 
+    def redact_text(self, text: str | None) -> str | None:
+        """``text`` as it may be stored: DLP-redacted (None stays None). Used for the caller's free-text fields
+        (run id, agent name, approval comments), which API.md does not exempt from "only ever stored redacted"."""
+        return None if text is None else self.dlp.scan(text).value
+
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run ``coro`` in the background, tracked so that shutdown can wait for it."""
         task = asyncio.get_running_loop().create_task(coro)

@@ -26,9 +26,10 @@ Built-in detectors (applied in this order, each to the text left by the previous
                     Luhn check passes (ISO/IEC 7812). Runs after ``iban`` so that IBAN digits are not misread.
 ==================  ===========================================================================================
 
-Walk rules: dicts, lists/tuples and strings are walked; integers (not booleans) are scanned as their decimal
-text (a card number sent as a JSON number is still found) and replaced by the redacted string when a rule
-matches; other scalars are kept. **Dict keys are scanned too**: a key holding, say, an e-mail address would
+Walk rules: dicts, lists/tuples and strings are walked; integers (not booleans), and floats with an integral
+value (``4111111111111111.0``, ``4.111111111111111e15``), are scanned as their decimal integer text (a card
+number sent as a JSON number is still found) and replaced by the redacted string when a rule matches; other
+scalars are kept. **Dict keys are scanned too**: a key holding, say, an e-mail address would
 otherwise reach the invocation record. A redacted key is renamed to its redacted text (``" (2)"``, ``" (3)"``…
 is appended if two keys redact to the same text) and detection paths use the redacted key, so a path never
 leaks the value. The input is never mutated.
@@ -66,6 +67,17 @@ class DlpOutcome:
     value: Any
     detections: list[dict[str, str]] = field(default_factory=list)
     blocked: bool = False
+
+
+def _number_text(number: int | float) -> str | None:
+    """The digits a rule should see in a JSON number: an integer's decimal text, and the same for a float
+    with an integral value (``4111111111111111.0`` or ``4.111111111111111e15``, as a JSON number may carry a
+    card number); None for other floats (NaN, infinities and fractions hold no identifier)."""
+    if isinstance(number, int):
+        return str(number)
+    if number != number or number in (float("inf"), float("-inf")) or not number.is_integer():
+        return None
+    return str(int(number))
 
 
 def _pointer_token(key: str) -> str:
@@ -203,8 +215,10 @@ class DlpScanner:
                 if any(new is not old for new, old in zip(items, node)):
                     return items
                 return node
-            if isinstance(node, int) and not isinstance(node, bool):
-                text = str(node)
+            if isinstance(node, (int, float)) and not isinstance(node, bool):
+                text = _number_text(node)
+                if text is None:
+                    return node
                 new, rules = self.scan_text(text)
                 if rules:
                     record(rules, where)

@@ -34,8 +34,9 @@ Each step either lets the call go on or answers; the first step that refuses ans
 14. **result against ``spec.output_schema``** - a mismatch makes the record ``failed`` (``invalid_result``)
 15. **DLP on the result** - redacted; a ``block`` rule answers 403 ``dlp_blocked`` (record ``denied``; the
     answer is replayed for the same ``Idempotency-Key``: the tool already ran)
-16. **record** - the invocation (arguments and result redacted) with DLP detections, HTTP status, error,
-    duration, usage and cost ``{amount, currency}``; 200 with the record (also when the upstream failed)
+16. **record** - the invocation (arguments, result, error, ``run_id`` and ``agent`` redacted) with DLP
+    detections, HTTP status, duration, usage and cost ``{amount, currency}``; 200 with the record (also when
+    the upstream failed)
 
 A refusal at steps 3-11 is recorded too (status ``denied``, the redacted arguments), and its error
 details carry ``invocation_id``.
@@ -88,10 +89,11 @@ class InvokeChain:
     def _new_record(self, status: str, decision: str) -> dict[str, Any]:
         tool, caller, body = self.tool, self.caller, self.body
         now = now_iso()
-        agent = body.agent or (caller.id if "agent" in caller.roles else None)
+        agent = self.gw.redact_text(body.agent) if body.agent else (caller.id if "agent" in caller.roles else None)
         return {
             "id": new_id("inv"), "tool": self.name, "tool_version": tool.row["version"] if tool else None,
-            "actor": caller.id, "run_id": body.run_id, "agent": agent, "status": status, "decision": decision,
+            "actor": caller.id, "run_id": self.gw.redact_text(body.run_id), "agent": agent, "status": status,
+            "decision": decision,
             "decision_id": new_id("dec"), "approval_id": body.approval_id, "arguments": self.redacted_arguments(),
             "result": None, "dlp_detections": list(self.detections), "http_status": None, "error": None,
             "duration_ms": 0.0, "usage": {}, "cost": {"amount": 0.0, "currency": self.gw.config.prices.currency},

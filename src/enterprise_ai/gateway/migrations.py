@@ -40,5 +40,10 @@ MIGRATIONS: list[str] = [
         seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
         actor TEXT NOT NULL, tool TEXT, approval_id TEXT, details TEXT NOT NULL, created_at TEXT NOT NULL);
     """,
+    # 2: idempotency keys are stored as sha256:<hex> of the caller's key (a key is free text and may carry
+    # personal data); eai_sha256 is a SQL function the store registers on its connection
+    """
+    UPDATE idempotency SET key = 'sha256:' || eai_sha256(key);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -61,7 +61,7 @@ def _decide(gw: Gateway, caller: Principal, approval_id: str, decision: Decision
     if approval["requested_by"] == caller.id:
         raise ApiError(403, "self_approval_forbidden", "four eyes: nobody decides their own request",
                        {"approval_id": approval_id, "requested_by": caller.id})
-    comment = decision.comment if decision else None
+    comment = gw.redact_text(decision.comment) if decision else None  # stored (and audited) redacted
     if not gw.store.decide_approval(approval_id, status, caller.id, comment):
         current = gw.store.get_approval(approval_id) or approval
         raise ApiError(409, "approval_not_pending", f"approval {approval_id!r} is {current['status']}, not pending",

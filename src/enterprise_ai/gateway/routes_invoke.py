@@ -41,8 +41,9 @@ async def list_invocations(
         after = decode_cursor(cursor, int)
     except ValueError:
         raise bad_cursor() from None
-    items, last = gw.store.list_invocations(tool=tool, run_id=run_id, actors_or_tools=_scope(gw, caller),
-                                            after_seq=after, limit=limit)
+    # run ids are stored redacted (see the invoke chain): filter on the caller's value redacted the same way
+    items, last = gw.store.list_invocations(tool=tool, run_id=gw.redact_text(run_id),
+                                            actors_or_tools=_scope(gw, caller), after_seq=after, limit=limit)
     return json_response({"items": items, "next_cursor": encode_cursor(last) if last is not None else None})
 
 

@@ -14,6 +14,7 @@ redacted by the invoke chain before they get here). Times are ISO 8601 UTC strin
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -62,6 +63,15 @@ def decode_cursor(cursor: str | None, kind: type) -> Any:
     return value
 
 
+def _sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _key_digest(key: str) -> str:
+    """How an Idempotency-Key is stored: ``sha256:<hex>`` (migration 2 converted older rows)."""
+    return "sha256:" + _sha256_hex(key)
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -89,6 +99,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.create_function("eai_sha256", 1, _sha256_hex, deterministic=True)  # used by migration 2
         self._migrate()
 
     # -- schema ---------------------------------------------------------------------------------
@@ -312,9 +323,11 @@ class Store:
         return count
 
     # -- idempotency ------------------------------------------------------------------------------
+    # The key column holds sha256:<hex> of the caller's Idempotency-Key (a key is free text and may carry
+    # personal data; only its hash is needed to find the stored answer).
     def get_idempotent(self, principal: str, tool: str, key: str) -> dict[str, Any] | None:
         row = self._one("SELECT body_sha256, status_code, response, headers FROM idempotency"
-                        " WHERE principal = ? AND tool = ? AND key = ?", (principal, tool, key))
+                        " WHERE principal = ? AND tool = ? AND key = ?", (principal, tool, _key_digest(key)))
         if row:
             row["response"] = json.loads(row["response"])
             row["headers"] = json.loads(row["headers"])
@@ -324,7 +337,8 @@ class Store:
                        response: Any, headers: dict[str, str]) -> None:
         self._write("INSERT OR REPLACE INTO idempotency (principal, tool, key, body_sha256, status_code, response,"
                     " headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (principal, tool, key, body_sha256, status_code, _dumps(response), _dumps(headers), now_iso()))
+                    (principal, tool, _key_digest(key), body_sha256, status_code, _dumps(response), _dumps(headers),
+                     now_iso()))
 
     # -- audit ------------------------------------------------------------------------------------
     def add_audit(self, type_: str, actor: str, *, tool: str | None = None, approval_id: str | None = None,

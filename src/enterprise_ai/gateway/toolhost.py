@@ -14,7 +14,8 @@ Routes of :func:`create_toolhost_app`:
                            422 ``invalid_arguments`` (not an object, or ``LocalTool.invoke`` raised
                            ``ToolArgumentsError``: ``details.errors`` lists each problem and the message names
                            the argument); 500 ``tool_error`` (the tool raised: ``<ExceptionType>: <message>``,
-                           never a traceback).
+                           never a traceback). An unknown route is 404 ``not_found``, another method
+                           405 ``method_not_allowed`` (with ``Allow``), in the same shape.
 ``GET /tools``             ``{"items": [{"name", "description", "input_schema", "is_async"}]}`` in name order.
 ``GET /healthz``           ``{"status": "ok", "tools": <count>}``.
 =========================  =====================================================================================
@@ -87,6 +88,7 @@ def create_toolhost_app(tools: Sequence[LocalTool]) -> FastAPI:
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     by_name: dict[str, Any] = {}
     for item in tools:
@@ -136,6 +138,15 @@ def create_toolhost_app(tools: Sequence[LocalTool]) -> FastAPI:
         return Response(_json_body(result), media_type="application/json")
 
     app.router.add_route("/tools/{name}", call_tool, methods=["POST"], name="call_tool")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Any:
+        """Unknown routes and methods answer in the host's error shape too, not FastAPI's ``{"detail"}``."""
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        response = _error(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+        response.headers.update(exc.headers or {})
+        return response
+
     return app
 
 

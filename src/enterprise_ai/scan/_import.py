@@ -24,6 +24,8 @@ from enterprise_ai.scan.model import ScannedTool, ScanOptions, ScanProblem, Scan
 log = logging.getLogger(__name__)
 
 WORKER = [sys.executable, "-m", "enterprise_ai.scan._worker"]
+#: longest ``--timeout`` accepted, in seconds (one day; larger values overflow the OS timers)
+MAX_TIMEOUT_SECONDS = 86400.0
 
 
 def scan(paths: list[str], options: ScanOptions | None = None) -> ScanResult:
@@ -61,12 +63,29 @@ def _check_options(options: ScanOptions) -> None:
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise UsageError(f"the endpoint base URL must be an http(s) URL such as http://127.0.0.1:8000, got '{base}'")
-    if not options.timeout > 0:
-        raise UsageError(f"the scan timeout must be a positive number of seconds, got {options.timeout}")
+    if not 0 < options.timeout <= MAX_TIMEOUT_SECONDS:
+        raise UsageError(f"the scan timeout must be a positive number of seconds up to {MAX_TIMEOUT_SECONDS:g} "
+                         f"(one day), got {options.timeout}")
     try:
         json.dumps(options.metadata)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"scan metadata must be JSON values: {exc}") from exc
+    _check_metadata(options.metadata)
+
+
+def _check_metadata(metadata: dict[str, Any]) -> None:
+    """``--version`` and ``--owner`` must be what the manifest schema accepts, or every manifest would be invalid."""
+    import re
+
+    from enterprise_ai.validate.schema import manifest_schema
+
+    pattern = manifest_schema().get("$defs", {}).get("metadata", {}).get("properties", {}).get("version", {}).get("pattern")
+    version = metadata.get("version")
+    if version is not None and pattern and not re.fullmatch(pattern, str(version)):
+        raise UsageError(f"--version: {version!r} is not a semantic version (https://semver.org), e.g. 0.1.0")
+    owner = metadata.get("owner")
+    if owner is not None and not str(owner).strip():
+        raise UsageError("--owner: the owner cannot be empty (a team or person, e.g. team@example.com)")
 
 
 def resolve_targets(paths: list[str]) -> list[dict[str, Any]]:

@@ -47,11 +47,16 @@ def file_name(tool_name: str) -> str:
 
 
 def _read(path: str) -> str | None:
+    """The text of ``path``, None when it does not exist; UsageError when it cannot be read (a folder...)."""
     try:
         with open(path, "rb") as handle:
             return handle.read().decode("utf-8", errors="replace")
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise UsageError(
+            f"{path}: cannot read: {exc.strerror or exc}", hint="move it away: the tool's manifest goes there"
+        ) from exc
 
 
 def _diff(old: str, new: str, path: str, *, created: bool = False, removed: bool = False) -> str:
@@ -70,7 +75,7 @@ def plan(out_dir: str, files: Mapping[str, str]) -> list[FileChange]:
     ``.yaml`` file of the folder that no expected file names. A missing folder means every file is created.
 
     Raises:
-        UsageError: ``out_dir`` exists and is not a folder.
+        UsageError: ``out_dir`` exists and is not a folder, or one of its files cannot be read.
     """
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise UsageError(f"{out_dir}: not a directory")

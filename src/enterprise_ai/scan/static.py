@@ -90,10 +90,13 @@ def _scan_files(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTo
     """
     import gc
 
+    from enterprise_ai.tools._typeschema import object_schema_cache
+
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _scan_files_now(files, options)
+        with object_schema_cache():  # the classes of the tree do not change during the scan
+            return _scan_files_now(files, options)
     finally:
         if paused:
             gc.enable()

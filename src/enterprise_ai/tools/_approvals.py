@@ -42,7 +42,7 @@ class Approvals:
             tool: only approvals about this tool.
             **page: ``limit`` (1-500) and ``cursor``.
         """
-        return self._client._request("GET", "/v1/approvals", params={"status": status, "tool": tool, **page})
+        return self._client._request("GET", "/v1/approvals", params={"status": status, "tool": tool, **page}, expect=dict)
 
     def iter(self, status: str | None = None, tool: str | None = None, *, limit: int | None = None) -> Iterator[Any]:
         """Every approval, page after page (see :meth:`ToolsClient.iter_tools` for the cursor rule)."""
@@ -50,7 +50,7 @@ class Approvals:
 
     def get(self, approval_id: str) -> Any:
         """One approval: kind, tool, requested_by, arguments (redacted), status, decided_by, comment."""
-        return self._client._request("GET", f"/v1/approvals/{_seg(approval_id)}")
+        return self._client._request("GET", f"/v1/approvals/{_seg(approval_id)}", expect=dict)
 
     def approve(self, approval_id: str, comment: str | None = None) -> Any:
         """Approve (needs ``tenant_admin`` or ``security_officer``, never the requester: 403 ``self_approval_forbidden``)."""
@@ -62,4 +62,4 @@ class Approvals:
 
     def _decide(self, approval_id: str, verb: str, comment: str | None) -> Any:
         body = {"comment": comment} if comment is not None else {}
-        return self._client._request("POST", f"/v1/approvals/{_seg(approval_id)}/{verb}", json_body=body)
+        return self._client._request("POST", f"/v1/approvals/{_seg(approval_id)}/{verb}", json_body=body, expect=dict)

@@ -130,7 +130,8 @@ class ToolsClient:
         http_client: httpx.Client | None = None,
     ) -> None:
         source = "EAI_BASE_URL" if not base_url and os.environ.get("EAI_BASE_URL") else "base URL"
-        self.base_url = check_base_url((base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/"), source)
+        url = (base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = check_base_url(url, source)
         key = api_key if api_key is not None else os.environ.get("EAI_API_KEY")
         self._api_key: Secret | None = Secret(key) if key else None
         if self._api_key and not _TOKEN_CHARS.fullmatch(self._api_key.reveal()):
@@ -231,7 +232,8 @@ class ToolsClient:
 
     def invocations(self, tool: str | None = None, run_id: str | None = None, **page: Any) -> Any:
         """One page of invocation records, newest first (``limit``, ``cursor``)."""
-        return self._request("GET", "/v1/tools/invocations", params={"tool": tool, "run_id": run_id, **page}, expect=dict)
+        return self._request("GET", "/v1/tools/invocations", params={"tool": tool, "run_id": run_id, **page},
+                             expect=dict)
 
     def validate(self, manifest: dict[str, Any]) -> Any:
         """Validate a Tool Manifest on the server: ``{contract, valid, errors: [{path, message}]}``."""

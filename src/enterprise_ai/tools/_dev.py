@@ -188,7 +188,8 @@ def run_dev(
     from enterprise_ai.scan._import import resolve_targets
 
     if not resolve_targets(list(paths)):  # a missing path is a usage error before anything starts
-        raise UsageError(f"no Python file in {' '.join(map(str, paths))}", hint="give .py files, directories or modules")
+        raise UsageError(f"no Python file in {' '.join(map(str, paths))}",
+                         hint="give .py files, directories or module names")
     if not insecure_storage:
         _keyring.check_usable()
     data_dir = Path(data_dir).resolve()
@@ -210,9 +211,9 @@ def run_dev(
             storage = "keyring"
         _config.save_profile(profile, gateway.url, storage)
         summary = {"gateway": gateway.url, "tool_host": tools_host.url, "profile": profile, "tools": rows}
-        if ready is not None:
-            ready(summary)
-        try:
+        try:  # Ctrl-C is the normal way to stop, also while the ready lines are printed
+            if ready is not None:
+                ready(summary)
             while all(c.proc.poll() is None for c in children):
                 time.sleep(0.5)
         except KeyboardInterrupt:

@@ -53,6 +53,9 @@ _SECTION_TITLES = {
     ]
 }
 _FIELD_LINE = re.compile(r"^:\w[^:]*:")
+# rest.parse finds sections only from a line of inspect.cleandoc(text) that starts with ":"; cleandoc only
+# removes leading whitespace, so no line with ":" after optional whitespace means no section (a superset test).
+_REST_FIELD = re.compile(r"^\s*:", flags=re.M)
 _UNDERLINE = re.compile(r"^\s*-{3,}\s*$")
 
 
@@ -82,7 +85,7 @@ def _google_parser() -> google.GoogleParser:
 _PARSERS = {
     DocstringStyle.REST: rest.parse,
     DocstringStyle.GOOGLE: _google_parser().parse,
-    DocstringStyle.NUMPYDOC: numpydoc.parse,
+    DocstringStyle.NUMPYDOC: numpydoc.NumpydocParser().parse,  # what numpydoc.parse does, without a new parser per call
 }
 
 
@@ -119,6 +122,7 @@ def _before_section(text: str | None) -> str | None:
     return text
 
 
+@functools.lru_cache(maxsize=1024)
 def first_paragraph(doc: str | None) -> str | None:
     """The first paragraph of ``doc`` (stopping at a blank line or at a section title), or None.
 
@@ -139,7 +143,9 @@ def first_paragraph(doc: str | None) -> str | None:
 def _best_parse(doc: str) -> Docstring | None:
     """Parse with every style and keep the one that found the most sections (docstring-parser's AUTO rule)."""
     results = []
-    for parse in _PARSERS.values():
+    for style, parse in _PARSERS.items():
+        if style is DocstringStyle.REST and _REST_FIELD.search(doc) is None:
+            continue  # rest.parse would find no section: no parameter or return text, as with no result
         try:
             results.append(parse(doc))
         except Exception:  # ParseError or anything else: a docstring that does not parse is never fatal

@@ -22,7 +22,8 @@ Exception tree (the CLI exit code comes from the :class:`~enterprise_ai.errors.E
 422 maps to FINDINGS, not USAGE: the gateway answers 422 when the *content* sent is wrong
 (``invalid_manifest`` with the JSON pointer of each problem, ``invalid_arguments`` with the failing
 path), which is the same verdict the local validator gives with exit code 1. A bad command line is
-caught before any request is sent and exits 2.
+caught before any request is sent and exits 2; a 422 ``invalid_request`` (a query or body parameter
+the gateway refuses, e.g. an empty ``--description``) is a usage error too (exit 2).
 
 Every status error carries ``status_code``, ``code``, ``message``, ``request_id`` and ``details``,
 read from the error body of API.md (``{"error": {"code", "message", "request_id", "details"}}``) by
@@ -248,6 +249,8 @@ def error_from_response(response: httpx.Response, *, retry_after: float | None =
         details=details,
         retry_after=retry_after,
     )
+    if response.status_code == 422 and code == "invalid_request":  # a bad parameter, not bad content
+        exc.kind = ErrorKind.USAGE
     if code == f"http_{response.status_code}":  # not the gateway's error body: say which URL answered
         exc.message = " ".join(exc.message.split())
         try:

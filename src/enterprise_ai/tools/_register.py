@@ -110,7 +110,7 @@ def collect(paths: Sequence[str | Path], stdin: IO[bytes] | None = None) -> Coll
             raise UsageError(f"{path}: no such file or directory")
         elif path.is_dir():
             _directory(path, python, out, stdin)
-        elif path.suffix.lower() in MANIFEST_SUFFIXES:
+        elif path.suffix.lower() in MANIFEST_SUFFIXES or not path.is_file():  # also <(cmd) pipes
             _load_manifest_file(path, out, stdin)
         else:
             python.append(path)

@@ -31,6 +31,7 @@ JSON by :mod:`._jsonvalues`; what is asked of pydantic lives in :mod:`._pydantic
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import datetime
 import decimal
@@ -43,7 +44,7 @@ import types
 import typing
 import uuid
 from collections import abc
-from typing import Any
+from typing import Any, Iterator
 
 import typing_extensions as te
 
@@ -54,9 +55,32 @@ from enterprise_ai.tools._pydantic import (
     recursive_ref_target, root_annotation, strip_titles,
 )
 
-__all__ = ["NOT_JSON", "Builder", "field_default", "is_field_info", "json_default"]
+__all__ = ["NOT_JSON", "Builder", "field_default", "is_field_info", "json_default", "object_schema_cache"]
 
 _EMPTY = inspect.Parameter.empty
+
+_OBJECT_CACHE: dict[Any, dict[str, Any]] | None = None
+"""Class -> its ``$defs`` entry, while :func:`object_schema_cache` is active (None otherwise)."""
+
+
+@contextlib.contextmanager
+def object_schema_cache() -> Iterator[None]:
+    """Within this block, the ``$defs`` entry of each class is built once and shared by later schemas.
+
+    Only entries that reference no other class (no ``$ref`` inside) are kept: those depend on the class
+    alone, while a ``$ref`` name depends on the other classes of the document. For a run of many
+    schemas over the same classes that nobody changes meanwhile (a scan); the entries are shared, so
+    callers copy a schema before changing it (``LocalTool.manifest`` does). Nested use keeps the outer cache.
+    """
+    global _OBJECT_CACHE
+    if _OBJECT_CACHE is not None:
+        yield
+        return
+    _OBJECT_CACHE = {}
+    try:
+        yield
+    finally:
+        _OBJECT_CACHE = None
 
 
 def _definition_error(message: str, **details: Any) -> Exception:
@@ -99,6 +123,7 @@ class Builder:
         self.owner = owner
         self.defs: dict[str, dict[str, Any]] = {}
         self._names: dict[Any, str] = {}
+        self._refs = 0  # $ref made so far: an object schema made without any can be cached
 
     # -- entry points
     def document(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -247,8 +272,25 @@ class Builder:
                 name = f"{base}{i}"
             self._names[cls] = name
             self.defs[name] = {}  # placeholder: recursive references resolve to it
-            self.defs[name] = self._object(cls)
+            self.defs[name] = self._cached_object(cls)
+        self._refs += 1
         return {"$ref": f"#/$defs/{self._names[cls]}"}
+
+    def _cached_object(self, cls: type) -> dict[str, Any]:
+        cache = _OBJECT_CACHE
+        if cache is None:
+            return self._object(cls)
+        try:
+            return cache[cls]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable class (odd metaclass): no cache
+            return self._object(cls)
+        refs = self._refs
+        schema = self._object(cls)
+        if self._refs == refs:
+            cache[cls] = schema
+        return schema
 
     def _recursive_ref(self, ref: Any) -> dict[str, Any]:
         target = recursive_ref_target(ref, list(self._names))

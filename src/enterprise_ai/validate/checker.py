@@ -201,7 +201,7 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     """
     files: list[str] = []
     for path in paths:
-        if path == "-" or os.path.isfile(path):
+        if path == "-" or (os.path.exists(path) and not os.path.isdir(path)):  # also <(cmd) pipes, devices
             files.append(path)
         elif os.path.isdir(path):
             found = []

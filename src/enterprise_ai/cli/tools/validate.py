@@ -17,6 +17,12 @@ import typer
 from enterprise_ai.cli.tools import app
 
 
+#: highest ``--max-bytes``: the cap is read into memory at once (1 GiB)
+MAX_BYTES_LIMIT = 1 << 30
+#: highest ``--max-depth``: deeper documents hit the parsers' own limits first
+MAX_DEPTH_LIMIT = 1000
+
+
 class ValidateFormat(str, enum.Enum):
     """Output formats of ``eai tools validate``."""
 
@@ -58,8 +64,12 @@ def validate_command(
     enable: Optional[List[str]] = typer.Option(  # noqa: UP006,UP007
         None, "--enable", metavar="RULE", help="Run this opt-in rule (repeatable)."
     ),
-    max_bytes: int = typer.Option(1_048_576, "--max-bytes", min=1, help="Size cap per file, in bytes."),
-    max_depth: int = typer.Option(64, "--max-depth", min=1, help="Nesting cap per document (mappings and lists)."),
+    max_bytes: int = typer.Option(
+        1_048_576, "--max-bytes", min=1, max=MAX_BYTES_LIMIT, help="Size cap per file, in bytes (at most 1 GiB)."
+    ),
+    max_depth: int = typer.Option(
+        64, "--max-depth", min=1, max=MAX_DEPTH_LIMIT, help="Nesting cap per document (mappings and lists; at most 1000)."
+    ),
     list_rules: bool = typer.Option(False, "--list-rules", help="Print the rule ids, severities and summaries, and exit."),
     remote: bool = typer.Option(False, "--remote", help="Ask the gateway to validate (its verdict, same formats)."),
     contract: str = typer.Option("tool-manifest", "--contract", metavar="NAME", help="With --remote: the contract."),
