@@ -111,3 +111,9 @@ def test_scan_timeouts_out_of_range_are_usage_errors(eai, value):
     proc = eai(["tools", "scan", EXAMPLES / "tools" / "orders.py", "--timeout", value])
     assert proc.returncode == 2
     assert "scan timeout" in _one_error_line(proc.stderr)
+
+
+def test_scan_of_standard_input_says_it_is_not_supported(eai):
+    proc = eai(["tools", "scan", "-"], input="from enterprise_ai.tools import tool\n")
+    assert proc.returncode == 2
+    assert "cannot read standard input" in _one_error_line(proc.stderr)

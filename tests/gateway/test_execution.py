@@ -24,7 +24,7 @@ class _Upstream(BaseHTTPRequestHandler):
             "/ok": (200, {"got": body}),
             "/fail": (500, {"error": {"message": "database down"}}),
             "/pii": (200, {"contact": "bob.smith@example.com"}),
-            "/secret": (200, {"code": "TOPSECRET-777"}),
+            "/secret": (200, {"code": "TOPSECRET-90817263"}),
             "/wrong-shape": (200, {"count": "many"}),
         }
         if self.path == "/slow":
@@ -105,7 +105,7 @@ def test_dlp_on_the_result(gateway, upstream):
     assert blocked.status_code == 403 and blocked.json()["error"]["code"] == "dlp_blocked"
     assert blocked.json()["error"]["request_id"] == blocked.headers["x-request-id"]
     stored = gateway.request("GET", f"/v1/tools/invocations/{blocked.json()['error']['details']['invocation_id']}")
-    assert stored.json()["status"] == "denied" and "777" not in stored.text
+    assert stored.json()["status"] == "denied" and "TOPSECRET-90817263" not in stored.text
     replay = gateway.invoke(secret, {"text": "x"}, headers=key)  # the tool ran: a retry replays, never re-runs
     assert replay.status_code == 403 and replay.json() == blocked.json()
 

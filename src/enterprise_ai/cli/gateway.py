@@ -41,6 +41,9 @@ def serve(
 
     state = get_state(ctx)
     check_host(host, allow_remote)  # before the heavy imports: a refusal is immediate
+    from enterprise_ai.gateway import require_extra
+
+    require_extra()
 
     from enterprise_ai.gateway.app import create_app
     from enterprise_ai.gateway.config import load_config

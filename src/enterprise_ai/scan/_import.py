@@ -99,6 +99,8 @@ def resolve_targets(paths: list[str]) -> list[dict[str, Any]]:
     targets: list[dict[str, Any]] = []
     seen: set[str] = set()
     for arg in paths:
+        if arg == "-":
+            raise UsageError("-: scan imports .py files, directories or module names; it cannot read standard input")
         if os.path.isdir(arg):
             files = _paths.python_files(arg)
         elif os.path.isfile(arg):

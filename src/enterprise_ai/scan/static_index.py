@@ -14,6 +14,7 @@ bytes) become a :class:`ParseFailure` carrying a one-line reason.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,18 +184,33 @@ class ModuleIndex:
         self.roots: list[Path] = []
         self._modules: dict[str, ParsedModule | None] = {}
         self.failures: dict[Path, ParseFailure] = {}
+        self._packages: dict[str, tuple[str, Path]] = {}  # folder -> (its package's dotted name, package root)
 
     def add_file(self, path: Path) -> ParsedModule:
         """Parse a scanned file (raises :class:`ParseFailure`) and remember its package root."""
-        name, root = module_name_for(path)
+        name, root = self._module_name(path)
         if root not in self.roots:
             self.roots.append(root)
+        resolved = path.resolve()
         cached = self._modules.get(name)
-        if cached is not None and cached.path == path.resolve():
+        if cached is not None and cached.path == resolved:
             return cached
-        module = parse_file(path.resolve(), name)
+        module = parse_file(resolved, name)
         self._modules[name] = module
         return module
+
+    def _module_name(self, path: Path) -> tuple[str, Path]:
+        """:func:`module_name_for`, with the package of each folder looked up once (files of a folder share it)."""
+        directory, filename = os.path.split(os.path.abspath(path))
+        found = self._packages.get(directory)
+        if found is None:
+            dotted, root = module_name_for(Path(directory, "_.py"))  # any module of the folder: "<package>._"
+            found = self._packages[directory] = (dotted.rpartition(".")[0], root)
+        package, root = found
+        stem = filename[: -len(".py")] if filename.endswith(".py") else filename
+        if stem == "__init__":
+            return package, root
+        return (f"{package}.{stem}" if package else stem), root
 
     def get(self, name: str) -> ParsedModule | None:
         """The parsed module ``name`` if it is a file under one of the roots, else None."""

@@ -190,6 +190,9 @@ def run_dev(
     if not resolve_targets(list(paths)):  # a missing path is a usage error before anything starts
         raise UsageError(f"no Python file in {' '.join(map(str, paths))}",
                          hint="give .py files, directories or module names")
+    from enterprise_ai.gateway import require_extra
+
+    require_extra()  # before anything starts: both children need FastAPI and uvicorn
     if not insecure_storage:
         _keyring.check_usable()
     data_dir = Path(data_dir).resolve()

@@ -82,10 +82,11 @@ def _google_parser() -> google.GoogleParser:
     return google.GoogleParser(sections)
 
 
+_NUMPY = numpydoc.NumpydocParser()  # what numpydoc.parse uses, built once rather than on every call
 _PARSERS = {
     DocstringStyle.REST: rest.parse,
     DocstringStyle.GOOGLE: _google_parser().parse,
-    DocstringStyle.NUMPYDOC: numpydoc.NumpydocParser().parse,  # what numpydoc.parse does, without a new parser per call
+    DocstringStyle.NUMPYDOC: _NUMPY.parse,
 }
 
 

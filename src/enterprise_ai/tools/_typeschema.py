@@ -60,12 +60,13 @@ __all__ = ["NOT_JSON", "Builder", "field_default", "is_field_info", "json_defaul
 _EMPTY = inspect.Parameter.empty
 
 _OBJECT_CACHE: dict[Any, dict[str, Any]] | None = None
-"""Class -> its ``$defs`` entry, while :func:`object_schema_cache` is active (None otherwise)."""
+"""Class -> its ``$defs`` entry, ``("enum", class)`` -> an enum's schema, while :func:`object_schema_cache`
+is active (None otherwise)."""
 
 
 @contextlib.contextmanager
 def object_schema_cache() -> Iterator[None]:
-    """Within this block, the ``$defs`` entry of each class is built once and shared by later schemas.
+    """Within this block, the ``$defs`` entry of each class (and an enum's schema) is built once and shared.
 
     Only entries that reference no other class (no ``$ref`` inside) are kept: those depend on the class
     alone, while a ``$ref`` name depends on the other classes of the document. For a run of many
@@ -132,6 +133,8 @@ class Builder:
         return schema
 
     def schema(self, tp: Any) -> dict[str, Any]:
+        if type(tp) is type and tp in _SIMPLE:  # str, int...: what _class finds first in the MRO, sooner
+            return dict(_SIMPLE[tp])
         if tp is _EMPTY or tp is Any or tp is object or tp is te.Any:
             return {}
         if tp is None:
@@ -247,7 +250,7 @@ class Builder:
         if issubclass(cls, enum.Flag):
             return {"type": "integer"}  # any combination of members is a value: no enum
         if issubclass(cls, enum.Enum):
-            return enum_schema([m.value for m in cls])
+            return self._enum(cls)
         if cls in (tuple,):
             return {"type": "array"}
         if cls in _ARRAYS or cls in _SETS:
@@ -275,6 +278,18 @@ class Builder:
             self.defs[name] = self._cached_object(cls)
         self._refs += 1
         return {"$ref": f"#/$defs/{self._names[cls]}"}
+
+    def _enum(self, cls: type[enum.Enum]) -> dict[str, Any]:
+        cache = _OBJECT_CACHE
+        if cache is None:
+            return enum_schema([m.value for m in cls])
+        try:
+            return cache[("enum", cls)]
+        except KeyError:
+            schema = cache[("enum", cls)] = enum_schema([m.value for m in cls])
+            return schema
+        except TypeError:  # an unhashable class (odd metaclass): no cache
+            return enum_schema([m.value for m in cls])
 
     def _cached_object(self, cls: type) -> dict[str, Any]:
         cache = _OBJECT_CACHE

@@ -65,7 +65,7 @@ def _tool_row(tool: dict[str, Any]) -> dict[str, Any]:
 def register(
     ctx: typer.Context,
     paths: List[Path] = typer.Argument(  # noqa: UP006
-        ..., help="Manifest files (.yaml, .yml, .json), Python files or directories.",
+        ..., help="Manifest files (.yaml, .yml, .json; - for standard input), Python files or directories.",
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate on the server only; write nothing."),
     diff: bool = typer.Option(False, "--diff", help="Show a unified diff against each live tool's manifest."),
@@ -77,7 +77,9 @@ def register(
 ) -> None:
     """Register (apply) tools: report created, updated or unchanged for each.
 
-    Python files and directories are scanned first (client tools without an endpoint are skipped).
+    Python files and directories holding .py files are scanned first (client tools without an endpoint
+    are skipped); a directory without Python code is read for manifest files. Every manifest is checked
+    locally before the first one is sent: one invalid manifest and nothing is registered.
     """
     from enterprise_ai.tools import _register
 

@@ -34,6 +34,9 @@ def serve(
     """Run the tool host until interrupted."""
     from enterprise_ai.cli import render
     from enterprise_ai.cli.state import get_state
+    from enterprise_ai.gateway import require_extra
+
+    require_extra()
     from enterprise_ai.gateway.toolhost import bind_socket, create_toolhost_app, serve_toolhost
     from enterprise_ai.gateway.toolload import load_local_tools
 
