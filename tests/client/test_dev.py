@@ -80,3 +80,34 @@ def test_dev_without_keyring_or_insecure_storage_starts_nothing(eai, tmp_path):
                env=env, cwd=tmp_path)
     assert proc.returncode == 3 and "no usable OS keyring" in proc.stderr
     assert not (tmp_path / "data").exists() and not (tmp_path / "cfg").exists()
+
+
+def test_dev_stops_both_children_on_sigterm(tmp_path):
+    (tmp_path / "mytools.py").write_text(TOOLS)
+    env = {"EAI_CONFIG_DIR": str(tmp_path / "cfg")}
+    proc = subprocess.Popen(
+        [*EAI, "dev", "mytools.py", "--port", "0", "--tools-port", "0", "--data-dir", str(tmp_path / "data"),
+         "--insecure-storage"],
+        cwd=tmp_path, env=clean_env(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("Press Ctrl-C"):
+                break
+        text = "".join(lines)
+        assert "Press Ctrl-C" in text, text
+        gateway_url = text.split("eai dev: gateway ")[1].split(",")[0]
+        tools_url = text.split("tool host ")[1].split(",")[0]
+        proc.send_signal(signal.SIGTERM)
+        _, rest = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "eai dev: stopped" in rest
+    assert _closed(gateway_url) and _closed(tools_url)

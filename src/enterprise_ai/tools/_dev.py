@@ -199,6 +199,7 @@ def run_dev(
     data_dir.mkdir(parents=True, exist_ok=True)
     tokens = write_gateway_config(data_dir)
     children: list[Child] = []
+    restore_sigterm = _sigterm_stops_like_ctrl_c()
     try:
         children.append(_start("tools", ["tools", "serve", *paths, "--port", str(tools_port)], note))
         children.append(_start("gateway", ["gateway", "serve", "--port", str(port), "--data-dir", str(data_dir),
@@ -225,6 +226,23 @@ def run_dev(
         raise EaiError(f"the {dead.label} process exited with code {dead.proc.returncode}", kind=ErrorKind.FAILURE)
     finally:
         stop(children)
+        restore_sigterm()
+
+
+def _sigterm_stops_like_ctrl_c() -> Callable[[], None]:
+    """Make SIGTERM raise KeyboardInterrupt, so that ``kill`` stops both children like Ctrl-C does.
+
+    Returns a function that puts the previous handler back. Outside the main thread (where
+    signal handlers cannot be set) it changes nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def next_steps(summary: dict[str, Any]) -> list[str]:
