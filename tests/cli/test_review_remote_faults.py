@@ -224,3 +224,13 @@ def test_a_terminal_table_shows_control_characters_escaped_and_markup_literally(
     assert "\\x1b[31mB\\x1b]8;;http://evil\\x07C" in shown
     assert "\x1b]8;;http://evil" not in shown and "\x07" not in shown
     assert "[bold red]x[/]" in shown and "[link=http://evil]me[/link]" in shown
+
+
+def test_a_retry_wait_is_announced_on_stderr_not_a_silent_pause(eai, tmp_path, fake):
+    fake.status, fake.headers = 429, {"Retry-After": "2", "content-type": "application/json"}
+    fake.body = json.dumps({"error": {"code": "rate_limited", "message": "slow down"}}).encode()
+    proc = eai(["tools", "list"], env=_env(tmp_path, fake.url))
+    assert proc.returncode == 7
+    assert proc.stderr.count("429 rate_limited: retrying in 2 s") == 2, proc.stderr
+    assert len(fake.requests) == 3
+    _one_error_line(proc.stderr)

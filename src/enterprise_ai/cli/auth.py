@@ -37,7 +37,7 @@ def client_for(profile: Optional[str]) -> ToolsClient:  # noqa: UP007
     """A ToolsClient for the active profile (token from EAI_API_KEY, the keyring or the insecure file)."""
     from enterprise_ai.auth import open_client
 
-    return open_client(profile)
+    return open_client(profile, on_retry=lambda message: render.note(message))
 
 
 def _read_token(from_stdin: bool) -> str:

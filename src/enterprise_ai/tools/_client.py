@@ -47,6 +47,8 @@ DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_READ_TIMEOUT = 30.0
 #: the ``User-Agent`` header of every request
 USER_AGENT = f"eai/{__version__} httpx/{httpx.__version__}"
+#: shortest wait (seconds) before a retry that ``on_retry`` is told about
+NOTICE_RETRY_SECONDS = 2.0
 #: the contract of ``validate``
 TOOL_MANIFEST_CONTRACT = "tool-manifest"
 
@@ -115,6 +117,8 @@ class ToolsClient:
         max_retries: retries after the first attempt (see :mod:`enterprise_ai.tools._retry`).
         http_client: an ``httpx.Client`` to use (its transport, proxies...); it is not closed by
             :meth:`close`. The token is sent per request, never stored in its headers.
+        on_retry: ``callable(str)`` told before each wait of :data:`NOTICE_RETRY_SECONDS` or more
+            (``"429 rate_limited: retrying in 27 s (retry 1 of 2)"``), so a CLI can say why it pauses.
 
     Raises (from every method): :class:`~enterprise_ai.tools._exceptions.APIStatusError` subclasses,
     :class:`~enterprise_ai.tools._exceptions.APIConnectionError`, ``APITimeoutError``.
@@ -128,7 +132,9 @@ class ToolsClient:
         timeout: float | httpx.Timeout | None = None,
         max_retries: int = _retry.DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
+        on_retry: Callable[[str], None] | None = None,
     ) -> None:
+        self._on_retry = on_retry
         source = "EAI_BASE_URL" if not base_url and os.environ.get("EAI_BASE_URL") else "base URL"
         url = (base_url or os.environ.get("EAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.base_url = check_base_url(url, source)
@@ -352,6 +358,8 @@ class ToolsClient:
     def _wait(self, attempt: int, delay: float | None, reason: str) -> None:
         seconds = _retry.backoff_delay(attempt) if delay is None else delay
         log.debug("retry %d/%d in %.2f s after %s", attempt, self.max_retries, seconds, reason)
+        if self._on_retry is not None and seconds >= NOTICE_RETRY_SECONDS:
+            self._on_retry(f"{reason}: retrying in {seconds:.0f} s (retry {attempt} of {self.max_retries})")
         _retry.sleep(seconds)
 
 
