@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -25,7 +26,8 @@ def test_committed_completion_scripts_are_up_to_date(tree, shell):
 
 
 def test_gen_completions_check_mode_agrees(tmp_path):
-    proc = subprocess.run(["python", str(REPO / "scripts" / "gen_completions.py"), "--check"], capture_output=True, text=True, timeout=60)
+    # sys.executable, not "python": the interpreter running the tests has eai installed, PATH may not
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_completions.py"), "--check"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
 
 

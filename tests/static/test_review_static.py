@@ -223,3 +223,150 @@ def test_hostile_tree_is_reported_file_by_file_through_the_cli(eai, tmp_path):
         assert f"code/{name}" in proc.stderr, name
     assert "nowhere.py" not in proc.stderr.replace("code/dangling.py", "")
     assert not marker.exists()
+
+
+CLASS_CONSTANTS = '''
+import enum
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from enterprise_ai.tools import tool
+
+
+class Speed(str, enum.Enum):
+    SLOW = "slow"
+    FAST = "fast"
+    DEFAULT = SLOW  # an alias member, defined from a class-level name
+
+
+class Job(BaseModel):
+    LIMIT: ClassVar[int] = 10
+    retries: int = LIMIT
+
+
+@tool
+def run(job: Job, speed: Speed = Speed.DEFAULT) -> None:
+    """Run a job."""
+'''
+
+
+def test_class_level_names_used_inside_the_class_body_are_read(tmp_path):
+    """Defect: `DEFAULT = SLOW` in an Enum (or a field default naming a class constant) was a placeholder."""
+    path = write(tmp_path / "classconst.py", CLASS_CONSTANTS)
+    static, problems = _static(path)
+    assert problems == []
+    assert json.dumps(static) == json.dumps(_import_scan(path))
+
+
+def test_same_named_modules_in_two_roots_resolve_to_their_own_root(tmp_path):
+    """Defect: svc_b/tools.py's `from models import Args` read svc_a/models.py (silently wrong schema)."""
+    for svc, kind in (("svc_a", "int"), ("svc_b", "str")):
+        write(tmp_path / svc / "models.py", f"from typing import TypedDict\n\n\nclass Args(TypedDict):\n    value: {kind}\n")
+        write(tmp_path / svc / f"tools_{svc}.py", "from models import Args\n\nfrom enterprise_ai.tools import tool\n\n\n"
+                                                 f"@tool\ndef run_{svc}(args: Args) -> None:\n    \"\"\"Run.\"\"\"\n")
+    result = scan_static([str(tmp_path)], ScanOptions())
+    kinds = {t.name: t.manifest["spec"]["input_schema"]["$defs"]["Args"]["properties"]["value"]["type"] for t in result.tools}
+    assert kinds == {"run-svc-a": "integer", "run-svc-b": "string"}
+    code = ("import json, sys\nfrom enterprise_ai.scan import scan\nr = scan(sys.argv[1:])\n"
+            "print(json.dumps([t.manifest for t in r.tools]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120, check=True)
+    assert json.dumps([t.manifest for t in result.tools]) == proc.stdout.strip()
+
+
+def test_a_very_long_attribute_chain_fails_one_file_not_the_scan(tmp_path):
+    """Defect: `@os.y.y.y...` (1,500 attributes, legal and parsed) crashed the scan with RecursionError."""
+    chain = "os" + ".y" * 1500
+    write(tmp_path / "a_chain.py", f"import os\n\n@{chain}\ndef f(x: int) -> None:\n    pass\n")
+    write(tmp_path / "b_fine.py", "from enterprise_ai.tools import tool\n\n@tool\ndef fine() -> None:\n    pass\n")
+    result = scan_static([str(tmp_path)], ScanOptions())
+    assert [t.name for t in result.tools] == ["fine"]
+    assert [(p.file.rsplit("/", 1)[-1], p.severity) for p in result.problems] == [("a_chain.py", "error")]
+
+
+def test_a_decorator_imported_in_a_try_block_and_rebound_later(tmp_path):
+    """The try-body import counts as a binding when `tool` is rebound later (position-aware reading)."""
+    path = write(tmp_path / "tried.py", '''
+try:
+    from enterprise_ai.tools import tool
+except ImportError:
+    tool = None
+
+
+@tool
+def first(x: int) -> int:
+    """First."""
+    return x
+
+
+def tool(fn):  # noqa: F811
+    return fn
+
+
+@tool
+def second(x: int) -> int:
+    return x
+''')
+    static, problems = _static(path)
+    assert [t[0] for t in static] == ["first"]
+    assert json.dumps(static) == json.dumps(_import_scan(path))
+
+
+
+
+TREE = {
+    '__init__.py': '',
+    'sub/__init__.py': 'from .kinds import Kind as Kind\n',
+    'sub/kinds.py': 'import enum\nclass Kind(enum.Enum):\n    A = "a"\n    B = "b"\nclass Level(enum.IntEnum):\n    LOW = -1\n    HIGH = 2\n',
+    'consts.py': 'OWNER = "a@b.example.com"\nSCOPES = ("x:read",)\nTEAM = "t"\n',
+    'models.py': 'from __future__ import annotations\nfrom dataclasses import dataclass, field\nfrom typing import Optional\nfrom typing_extensions import TypedDict, Annotated, NotRequired\nfrom pydantic import BaseModel, Field, ConfigDict\nfrom .sub import Kind\nfrom .sub.kinds import Level\n\nclass Opts(TypedDict):\n    """Options."""\n    depth: int\n    kind: NotRequired[Kind]\n\n@dataclass\nclass Point:\n    x: float = -1.5\n    y: float = 0.0\n    tags: tuple[str, ...] = ("a", "b")\n\nclass Item(BaseModel):\n    """An item."""\n    model_config = ConfigDict(extra="forbid")\n    LIMIT: int = 3\n    name: Annotated[str, Field(min_length=1, description="Name")]\n    level: Level = Level.LOW\n    point: Optional[Point] = None\n',
+    'tools1.py': '"""Tools."""\nfrom __future__ import annotations\nfrom typing import Annotated, Optional, Literal\nfrom typing_extensions import Annotated as TA\nfrom pydantic import BaseModel, Field\nfrom enterprise_ai.tools import tool as t\nimport enterprise_ai.tools as eat\nimport enterprise_ai.tools\nfrom .consts import OWNER, SCOPES\nfrom . import consts\nfrom .models import Item, Opts, Point\nfrom .sub.kinds import Level, Kind\n\n__all__ = ["a_tool", "b_tool"]\nLOCAL_OWNER = "local@example.com"\n\n@t(owner=OWNER, scopes=SCOPES)\ndef a_tool(item: Item, level: Level = Level.HIGH, kind: Kind = Kind.A, n: int = -5, pair: tuple[int, int] = (1, -2)) -> Point:\n    """Do A.\n\n    Args:\n        item: The item.\n        level: The level.\n    """\n\n@eat.tool(owner=LOCAL_OWNER)\ndef b_tool(opts: Opts, q: TA[str, Field(max_length=5, description="Query")] = "x", o: Optional[int] = None) -> "Item":\n    """Do B.\n\n    :param opts: options\n    :returns: an item\n    """\n\n@enterprise_ai.tools.tool(owner=OWNER)\ndef c_tool(x: "Literal[\'a\', \'b\']" = \'a\', f: float = -0.5) -> dict[str, int]:\n    """Do C.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    f : float\n        The f.\n    """\n\ndef _d(a: int, b: list[Point] | None = None) -> None:\n    """D."""\nd_tool = t(_d, name="d-tool", owner=OWNER)\n\n\nclass Envelope(BaseModel):\n    class Meta:\n        ordering = "id"\n\n    body: str\n\n\n@t\ndef e_tool(env: Envelope) -> None:\n    """Nested classes are not rebuilt: a warning and a placeholder."""\n',
+}
+
+
+def test_a_package_with_siblings_subpackages_aliases_and_all_docstring_styles_prints_the_same_json(eai, tmp_path):
+    """Relative imports (sibling, subpackage re-export), constants from a sibling module, the three import
+    forms of `tool`, `x = tool(fn, name=...)`, typing_extensions `Annotated[..., Field(...)]`, postponed and
+    string annotations, Google/Sphinx/NumPy docstrings, negative, tuple and enum-member defaults: the
+    `--format json` outputs are byte-identical, except the nested-class tool, which warns."""
+    for name, text in TREE.items():
+        write(tmp_path / "pkg" / name, text)
+    imported = eai(["tools", "scan", "--format", "json", "pkg"], cwd=tmp_path)
+    static = eai(["tools", "scan", "--static", "--format", "json", "pkg"], cwd=tmp_path)
+    assert imported.returncode == 0 and static.returncode == 0, imported.stderr + static.stderr
+    by_name = {m["metadata"]["name"]: m for m in json.loads(static.stdout)}
+    expected = {m["metadata"]["name"]: m for m in json.loads(imported.stdout)}
+    assert sorted(by_name) == sorted(expected) == ["a-tool", "b-tool", "c-tool", "d-tool", "e-tool"]
+    assert UNRESOLVED_KEY in by_name.pop("e-tool")["spec"]["input_schema"]["properties"]["env"]
+    expected.pop("e-tool")
+    assert json.dumps(by_name) == json.dumps(expected)
+    assert [line for line in static.stderr.splitlines() if "warning" in line] == [
+        line for line in static.stderr.splitlines() if "e_tool" in line or "e-tool" in line]
+    assert "tools1.py:59: warning: tool 'e_tool': parameter 'env'" in static.stderr
+
+
+def test_the_parallel_scan_finds_modules_of_roots_scanned_by_another_process(tmp_path, monkeypatch):
+    """Defect: each forked process only searched the package roots of its own slice of files, so
+    `from common import Q` in svc_b/ resolved in one process and was a placeholder in the other."""
+    import enterprise_ai.scan.static as static
+
+    write(tmp_path / "common.py", "from pydantic import BaseModel\n\n\nclass Q(BaseModel):\n    text: str\n")
+    for i in range(4):
+        write(tmp_path / f"svc{i}" / f"tools{i}.py",
+              f"from common import Q\n\nfrom enterprise_ai.tools import tool\n\n\n@tool\ndef t{i}(q: Q) -> None:\n    pass\n")
+    monkeypatch.setattr(static, "FILES_PER_WORKER", 10_000)
+    alone = scan_static([str(tmp_path)], ScanOptions())
+    assert alone.problems == [] and len(alone.tools) == 4
+    monkeypatch.setattr(static, "FILES_PER_WORKER", 1)
+    monkeypatch.setattr(static, "_worker_count", lambda n: 2)
+    assert scan_static([str(tmp_path)], ScanOptions()) == alone
+
+
+def test_wrapping_a_function_defined_further_down_is_reported_not_listed(tmp_path):
+    """`x = tool(fn)` before `def fn` raises NameError at import: the static scan must not list a tool."""
+    path = write(tmp_path / "early.py", "from enterprise_ai.tools import tool\n\nearly = tool(later)\n\n\n"
+                                        "def later(x: int) -> int:\n    return x\n")
+    result = scan_static([str(path)], ScanOptions())
+    assert result.tools == []
+    assert [(p.severity, p.line) for p in result.problems] == [("warning", 3)]
+    assert "later" in result.problems[0].message

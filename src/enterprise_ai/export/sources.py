@@ -20,11 +20,16 @@ from enterprise_ai.scan.model import ScanOptions, ScanProblem
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def _manifest_files(directory: str) -> list[str]:
+def _manifest_files(directory: str, unreadable: list[str]) -> list[str]:
+    """Manifest files under ``directory``; entries that are not regular files (a FIFO or device named
+    ``*.yaml`` would block the loader, a dangling link or a symlink loop cannot be read) go to ``unreadable``."""
     found: list[str] = []
     for current, dirnames, filenames in os.walk(directory):
         dirnames[:] = sorted(d for d in dirnames if not _paths.is_skipped_dir(current, d))
-        found += [os.path.join(current, f) for f in sorted(filenames) if f.endswith(MANIFEST_SUFFIXES) and not f.startswith(".")]
+        for name in sorted(filenames):
+            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
+                path = os.path.join(current, name)
+                (found if os.path.isfile(path) else unreadable).append(path)
     return found
 
 
@@ -43,10 +48,11 @@ def collect_manifests(paths: list[str], *, static: bool = False, options: ScanOp
     if not paths:
         raise UsageError("no path to export: give manifest files, Python files, directories or module names")
     manifest_files: list[str] = []
+    unreadable: list[str] = []
     code: list[str] = []
     for arg in paths:
         if os.path.isdir(arg):
-            manifest_files += _manifest_files(arg)
+            manifest_files += _manifest_files(arg, unreadable)
             if _paths.python_files(arg):
                 code.append(arg)
         elif os.path.isfile(arg):
@@ -65,7 +71,8 @@ def collect_manifests(paths: list[str], *, static: bool = False, options: ScanOp
         source = path_source(Path(file))
         for doc in load_documents(Path(file), source=source):
             found.append((doc.data, f"{source}#{doc.index}" if doc.index else source))
-    problems: list[ScanProblem] = []
+    problems = [ScanProblem(f, "not a regular file (a pipe, a device, a dangling link or a symlink loop): not read")
+                for f in unreadable]
     if code:
         options = options or ScanOptions()
         if static:
@@ -77,5 +84,5 @@ def collect_manifests(paths: list[str], *, static: bool = False, options: ScanOp
 
             result = scan(code, options)
         found += [(tool.manifest, f"{tool.file}:{tool.line}") for tool in result.tools]
-        problems = result.problems
+        problems += result.problems
     return found, problems

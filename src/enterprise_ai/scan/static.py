@@ -19,8 +19,8 @@ What cannot be read is a ``warning`` naming the file, line, tool, parameter and 
 with ``ScanOptions.strict``), and the manifest carries a placeholder: an unresolved parameter or
 result schema gets the keyword ``x-eai-unresolved`` (its reason) and accepts any value; a non-literal
 default is left out (the parameter stays optional); a non-literal option is left at its default.
-Unreadable files (syntax errors, over 1 MiB, too deeply nested) are errors, one per file, and the
-other files are still scanned.
+Unreadable files (syntax errors, over 1 MiB, too deeply nested, not a regular file such as a pipe,
+a dangling link or a symlink loop) are errors, one per file, and the other files are still scanned.
 """
 
 from __future__ import annotations
@@ -40,7 +40,14 @@ from enterprise_ai.scan.static_agents import agents_manifest, takes_context
 from enterprise_ai.scan.static_eval import Evaluator, Unresolved
 from enterprise_ai.scan.static_find import AGENTS_ANNOTATIONS, Candidate, find_candidates
 from enterprise_ai.scan.static_function import UNRESOLVED_KEY, make_stand_in, mark_placeholders
-from enterprise_ai.scan.static_index import ModuleIndex, ParseFailure, ParsedModule, find_module_file, iter_python_files
+from enterprise_ai.scan.static_index import (
+    ModuleIndex,
+    ParseFailure,
+    ParsedModule,
+    find_module_file,
+    iter_python_files,
+    real_path,
+)
 
 def scan_static(paths: list[str], options: ScanOptions | None = None) -> ScanResult:
     """Find the tools under ``paths`` without importing them.
@@ -61,12 +68,20 @@ def scan_static(paths: list[str], options: ScanOptions | None = None) -> ScanRes
     _import._check_options(options)
     files = _files(paths)
     workers = _worker_count(len(files))
-    if workers > 1:
-        tools, problems = _scan_parallel(files, options, workers)
-    else:
-        tools, problems = _scan_files(files, options)
-    tools = _import._dedupe(tools, problems)
-    tools.sort(key=lambda t: (t.name, t.file, t.line))
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()  # see _scan_files; also while sorting: the result is acyclic, collections would find nothing
+    try:
+        if workers > 1:
+            tools, problems = _scan_parallel(files, options, workers)
+        else:
+            tools, problems = _scan_files(files, options)
+        tools = _import._dedupe(tools, problems)
+        tools.sort(key=lambda t: (t.name, t.file, t.line))
+    finally:
+        if paused:
+            gc.enable()
     return ScanResult(tools=tools, problems=problems)
 
 
@@ -105,19 +120,51 @@ def _scan_files(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTo
             gc.enable()
 
 
+_TREE_ROOTS: list[Path] = []
+"""The package roots of every file of a parallel scan, in file order; set by :func:`_scan_parallel`
+before forking, so that a worker searches the roots of the other workers' files too (as one process does)."""
+
+
+def _evaluators(files: list[Path]) -> Any:
+    """A function giving the :class:`Evaluator` for a file: one per package root when the files span
+    several roots, each searching its own root first. ``import models`` in ``svc_b/tools.py`` means
+    ``svc_b/models.py`` (its root is first on ``sys.path`` for the import scan), never ``svc_a/models.py``;
+    and the caches, keyed by dotted name, are not shared between files of the same name."""
+    probe = ModuleIndex()
+    roots = _TREE_ROOTS or list(dict.fromkeys(probe._module_name(path)[1] for path in files))
+    by_root: dict[Path, Evaluator] = {}
+
+    def evaluator_for(path: Path) -> Evaluator:
+        root = probe._module_name(path)[1] if len(roots) > 1 else None
+        if root not in by_root:
+            index = ModuleIndex()
+            if root is not None:
+                index.roots = [root, *(r for r in roots if r != root)]
+            by_root[root] = Evaluator(index)  # type: ignore[index]
+        return by_root[root]  # type: ignore[index]
+
+    return evaluator_for
+
+
 def _scan_files_now(files: list[Path], options: ScanOptions) -> tuple[list[ScannedTool], list[ScanProblem]]:
-    index = ModuleIndex()
-    evaluator = Evaluator(index)
+    evaluator_for = _evaluators(files)
     tools: list[ScannedTool] = []
     problems: list[ScanProblem] = []
     for path in files:
         display = _import._display_path(str(path))
+        evaluator = evaluator_for(path)
+        index = evaluator.index
         try:
             module = index.add_file(path)
         except ParseFailure as exc:
             problems.append(ScanProblem(display, exc.message, line=exc.line))
             continue
-        for candidate in find_candidates(evaluator, module):
+        try:
+            candidates = find_candidates(evaluator, module)
+        except RecursionError:  # a decorator like `@a.b.c...` thousands of attributes long
+            problems.append(ScanProblem(display, "the code is too deeply nested to read statically"))
+            continue
+        for candidate in candidates:
             try:
                 _build(evaluator, module, candidate, display, options, tools, problems)
             except RecursionError:  # e.g. thousands of chained aliases A2 = A1, A1 = A0...
@@ -143,6 +190,8 @@ def _scan_parallel(files: list[Path], options: ScanOptions, workers: int) -> tup
     chunks = [files[i : i + size] for i in range(0, len(files), size)]
     import gc
 
+    probe = ModuleIndex()
+    _TREE_ROOTS[:] = dict.fromkeys(probe._module_name(path)[1] for path in files)  # inherited by the workers
     paused = gc.isenabled()
     gc.freeze()  # objects of the parent stay out of the children's collections (fewer copy-on-write pages)
     gc.disable()
@@ -155,6 +204,7 @@ def _scan_parallel(files: list[Path], options: ScanOptions, workers: int) -> tup
                 tools += chunk_tools
                 problems += chunk_problems
     finally:
+        _TREE_ROOTS.clear()
         gc.unfreeze()
         if paused:
             gc.enable()
@@ -202,7 +252,7 @@ def _files(paths: list[str]) -> list[Path]:
             files += iter_python_files(found.parent if found.name == "__init__.py" else found)
         else:
             raise UsageError(f"{arg}: no such file, directory or module")
-    return list(dict.fromkeys(p.resolve() for p in files))
+    return list(dict.fromkeys(real_path(p) for p in files))
 
 
 class _Report:
@@ -225,10 +275,14 @@ def _options(ev: Evaluator, module: ParsedModule, keywords: list[ast.keyword], t
         if kw.arg is None:
             report.warn(tool, f"tool '{tool}': ** options cannot be read statically; they are left out")
             continue
-        if kw.arg == "annotations" and isinstance(kw.value, ast.Call) and ev.qualified(module, kw.value.func) in AGENTS_ANNOTATIONS:
-            node: ast.expr = ast.Dict(keys=[ast.Constant(k.arg) for k in kw.value.keywords],
-                                      values=[k.value for k in kw.value.keywords])
-            if kw.value.args or any(k.arg is None for k in kw.value.keywords):
+        value = kw.value
+        if (kw.arg == "annotations" and isinstance(value, ast.Name) and value.id not in module.ambiguous
+                and isinstance(module.defs.get(value.id), ast.Call)):
+            value = module.defs[value.id]  # type: ignore[assignment]  # HINTS = ToolAnnotations(...) at module level
+        if kw.arg == "annotations" and isinstance(value, ast.Call) and ev.qualified(module, value.func) in AGENTS_ANNOTATIONS:
+            node: ast.expr = ast.Dict(keys=[ast.Constant(k.arg) for k in value.keywords],
+                                      values=[k.value for k in value.keywords])
+            if value.args or any(k.arg is None for k in value.keywords):
                 report.warn(tool, f"tool '{tool}': ToolAnnotations(...) must use keywords only; annotations left at the MCP defaults")
                 continue
         else:
@@ -268,6 +322,10 @@ def _build(ev: Evaluator, module: ParsedModule, cand: Candidate, file: str, opti
     stand_in = None
     if cand.fn is not None:
         skip = cand.kind != "eai" and takes_context(ev, module, cand.fn)
+        if skip and cand.kind == "agents-client":  # the SDK raises SdkError (reference page, client_tool)
+            report.error(label, f"client tool '{label}': a client tool declaration cannot take a ToolCallbackContext "
+                                "(answer functions take it instead)")
+            return
         stand_in = make_stand_in(ev, module, cand.fn, skip_first=skip)
         for param, reason in stand_in.unresolved.items():
             what = "the return annotation" if param == "return" else f"parameter '{param}'"

@@ -33,7 +33,7 @@ def takes_context(ev: Evaluator, module: ParsedModule, fn: ast.FunctionDef | ast
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         try:
             ann = ast.parse(ann.value, mode="eval").body
-        except SyntaxError:
+        except (SyntaxError, MemoryError, RecursionError):  # deeply nested text: not a context type
             return False
     return ev.qualified(module, ann) in AGENTS_CONTEXT
 

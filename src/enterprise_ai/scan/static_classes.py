@@ -94,15 +94,24 @@ def build_class(ev: Evaluator, module: ParsedModule, node: ast.ClassDef) -> Any:
     body = list(node.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
         lines.append(f"    {body.pop(0).value.value!r}")  # type: ignore[attr-defined]
+    local: set[str] = set()  # names the class body has bound so far (`DEFAULT = SLOW`, `x: int = LIMIT`)
+
+    def value(expr: ast.expr) -> str:
+        if isinstance(expr, ast.Name) and expr.id in local:
+            return expr.id  # the generated class body binds it too, to the same value
+        return bind(ev._plain(module, expr))
+
     for stmt in body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             line = f"    {stmt.target.id}: {bind(ev.annotation(module, stmt.annotation))}"
             if stmt.value is not None:
-                line += f" = {bind(ev._plain(module, stmt.value))}"
+                line += f" = {value(stmt.value)}"
+                local.add(stmt.target.id)
             lines.append(line)
         elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-            value = bind(ev._plain(module, stmt.value))
-            lines.extend(f"    {t.id} = {value}" for t in stmt.targets)  # type: ignore[attr-defined]
+            bound = value(stmt.value)
+            lines.extend(f"    {t.id} = {bound}" for t in stmt.targets)  # type: ignore[attr-defined]
+            local.update(t.id for t in stmt.targets)  # type: ignore[attr-defined]
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Pass)):
             continue  # methods and validators do not shape the JSON Schema
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):

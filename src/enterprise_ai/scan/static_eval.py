@@ -229,7 +229,10 @@ class Evaluator:
         try:
             expr = ast.parse(text.strip(), mode="eval").body
         except SyntaxError:
-            raise Unresolved(f"the string annotation {text!r} is not valid Python") from None
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise Unresolved(f"the string annotation {shown!r} is not valid Python") from None
+        except (MemoryError, RecursionError):  # the parser's answer to deeply nested code
+            raise Unresolved("the string annotation is too deeply nested to parse") from None
         return self.eval(module, expr, ann=True)
 
     def annotation(self, module: ParsedModule, node: ast.AST) -> Any:

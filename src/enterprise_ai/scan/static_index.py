@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,10 +83,23 @@ def module_name_for(path: Path) -> tuple[str, Path]:
     return name, Path(root)
 
 
+def real_path(path: Path) -> Path:
+    """``path`` resolved, or made absolute when it cannot be: a dangling symlink or a symlink loop is
+    then reported under its own name by :func:`parse_file` (``Path.resolve`` raises RuntimeError on a
+    loop before Python 3.13)."""
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def parse_file(path: Path, name: str) -> ParsedModule:
     """Read and parse one file; raises :class:`ParseFailure` with a one-line reason."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device named *.py would block or never end
+            raise ParseFailure("not a regular file")
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             raise ParseFailure(f"file is too large for the static scan ({size} bytes > {MAX_FILE_BYTES})")
         source = path.read_bytes()
@@ -136,6 +150,28 @@ def _mutated_name(stmt: ast.stmt) -> list[str]:
     return names
 
 
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def _executed_statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Top-level statements, with the body of ``try: ... except ImportError: ...`` blocks spliced in.
+
+    The fallback imports of such a block (``try: from typing import Annotated`` / ``except ImportError:
+    from typing_extensions import Annotated``) run only when the first ones fail; the static scan reads
+    the ``try`` body, and a name it cannot resolve there is still a warning, never a guess.
+    """
+    out: list[ast.stmt] = []
+    for stmt in body:
+        handlers = stmt.handlers if isinstance(stmt, ast.Try) else []
+        names = [h.type for h in handlers]
+        names = [e for n in names for e in (n.elts if isinstance(n, ast.Tuple) else [n])]
+        if handlers and names and all(isinstance(n, ast.Name) and n.id in IMPORT_ERRORS for n in names):
+            out += _executed_statements(stmt.body)  # type: ignore[attr-defined]
+        else:
+            out.append(stmt)
+    return out
+
+
 def _index_statements(module: ParsedModule) -> None:
     """Fill ``imports``, ``star_imports`` and ``defs``; a name bound twice differently, or changed in
     place at top level, goes to ``ambiguous`` (the static scan cannot tell which value an annotation saw)."""
@@ -144,7 +180,7 @@ def _index_statements(module: ParsedModule) -> None:
     def bind(name: str, how: Any) -> None:
         bindings.setdefault(name, set()).add(how)
 
-    for stmt in module.tree.body:
+    for stmt in _executed_statements(module.tree.body):
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 name = alias.asname or alias.name.partition(".")[0]
@@ -191,7 +227,7 @@ class ModuleIndex:
         name, root = self._module_name(path)
         if root not in self.roots:
             self.roots.append(root)
-        resolved = path.resolve()
+        resolved = real_path(path)
         cached = self._modules.get(name)
         if cached is not None and cached.path == resolved:
             return cached

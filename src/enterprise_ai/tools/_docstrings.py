@@ -147,6 +147,8 @@ def _best_parse(doc: str) -> Docstring | None:
     for style, parse in _PARSERS.items():
         if style is DocstringStyle.REST and _REST_FIELD.search(doc) is None:
             continue  # rest.parse would find no section: no parameter or return text, as with no result
+        if style is DocstringStyle.NUMPYDOC and _NUMPY.titles_re.search(inspect.cleandoc(doc)) is None:
+            continue  # the text _NUMPY.parse searches (it cleans again) has no section title: the same
         try:
             results.append(parse(doc))
         except Exception:  # ParseError or anything else: a docstring that does not parse is never fatal

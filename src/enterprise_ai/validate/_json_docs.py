@@ -4,6 +4,7 @@ per object or list item, positions computed only when a finding needs them (see 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,31 @@ def _depth_exceeds(data: Any, max_depth: int) -> bool:
     return False
 
 
+_SURROGATE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Offset of the first ``\\uD800``-``\\uDFFF`` escape that is not half of a pair (json.loads keeps
+    those as lone surrogates: not Unicode, not writable as UTF-8), or None."""
+    pending_high: int | None = None
+    last_end = -1
+    for match in _SURROGATE.finditer(text):
+        if len(match.group(1)) % 2 == 0:  # an escaped backslash, then a literal "u"
+            continue
+        start = match.end(1) - 1
+        low = match.group(2)[1].lower() >= "c"
+        if pending_high is not None:
+            if low and start == last_end:
+                pending_high = None
+                last_end = match.end()
+                continue
+            return pending_high
+        if low:
+            return start
+        pending_high, last_end = start, match.end()
+    return pending_high
+
+
 def json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocument | Finding]:
     """The documents of a JSON text (an object, or a list of objects), or one loading finding."""
     try:
@@ -74,6 +100,11 @@ def json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocum
             "load.too-deep", "", f"the document nests deeper than {max_depth} levels: flatten it", line=1, column=1
         )
         return
+    if "\\u" in text and _SURROGATE.search(text):
+        offset = _lone_surrogate(text)
+        if offset is not None:
+            yield _surrogate_finding(text, offset)
+            return
     positions = _Positions(None, text)
     if isinstance(data, list):
         for index, item in enumerate(data):
@@ -83,13 +114,39 @@ def json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocum
 
 
 def _locate_json_problem(text: str, exc: _JsonRefused, max_depth: int) -> Finding:
-    """The finding for a refused JSON value, placed by the YAML event reader run in JSON mode."""
-    from enterprise_ai.validate import _yaml_events
+    """The finding for a refused JSON value, placed by the JSON position scanner."""
+    from enterprise_ai.validate import _json_positions
 
     try:
-        for item in _yaml_events.build_documents(text, json_mode=True, max_depth=max(max_depth, 1000)):
-            if isinstance(item, Finding) and item.rule == exc.rule:
-                return item
-    except Exception:  # noqa: BLE001 - fall back to a finding without a position
-        pass
-    return make_finding(exc.rule, "", str(exc))
+        problem = _json_positions.scan(text)[1]
+    except (ValueError, IndexError):
+        problem = None
+    if problem is not None and problem[0] == exc.rule:
+        rule, pointer, offset, extra = problem
+        where = _json_positions.Lines(text)
+        line, column = where(offset)
+        if isinstance(extra, int):  # a duplicate key, and the offset of the first one
+            key = pointer[pointer.rfind("/") + 1:].replace("~1", "/").replace("~0", "~")
+            first_line, first_column = where(extra)
+            first = f"line {first_line}" + (f", column {first_column}" if first_line == line else "")
+            message = f"duplicate key {key!r} at line {line} (first at {first}): keep only one of them"
+        elif extra.lstrip("-") in ("NaN", "Infinity"):
+            message = f"{extra} is not a JSON value (JSON has no NaN or Infinity): use a finite number"
+        else:
+            message = f"the number {extra} overflows to infinity: use a smaller number"
+        return make_finding(rule, pointer, message, line=line, column=column)
+    return make_finding(exc.rule, "", str(exc))  # pragma: no cover - json.loads and the scanner agree
+
+
+def _surrogate_finding(text: str, offset: int) -> Finding:
+    """The finding for a lone surrogate escape at ``offset``: its line and column, and the pointer of the
+    value that holds it (positions read from the text with every such escape made a U+FFFD)."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    table = _Positions(None, text).get()
+    before = [(where, pointer) for pointer, where in table.items() if where <= (line, column)]
+    pointer = max(before)[1] if before else ""
+    escape = text[offset:offset + 6]
+    return make_finding(
+        "load.encoding", pointer, f"{escape} is half of a UTF-16 surrogate pair, not a character: fix the escape "
+        "or write the character itself", line=line, column=column)

@@ -6,8 +6,7 @@ and scalars with an explicit stack (no recursion). Refused at the event, before 
 aliases and anchors, tags other than the YAML core ones, duplicate keys, non-string keys, nesting
 deeper than the cap. Plain scalars follow the YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
 
-In ``json_mode`` (used to place findings in JSON files) plain scalars must be JSON literals
-(``null``, ``true``, ``false`` or a JSON number) and single-quoted strings are refused.
+JSON files are read by :mod:`._json_docs` and placed by :mod:`._json_positions`, not here.
 """
 
 from __future__ import annotations
@@ -25,10 +24,10 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _OCT = re.compile(r"0o[0-7]+\Z")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+\Z")
 _HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _INF_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUES = frozenset(("true", "True", "TRUE"))
 _FALSES = frozenset(("false", "False", "FALSE"))
@@ -38,6 +37,7 @@ _NUMBER_START = frozenset("0123456789-+.")
 _PLAIN_SPECIAL = frozenset("0123456789-+.~")
 _KEYWORDS = _NULLS | _TRUES | _FALSES
 _INF = float("inf")
+_KINDS = {type(None): "null", bool: "a boolean"}
 
 
 class _Refused(Exception):
@@ -69,26 +69,8 @@ def _escape(key: str) -> str:
     return key
 
 
-def _plain(value: str, event: Any, pointer: str, json_mode: bool) -> Any:
-    """Resolve a plain scalar with the YAML 1.2 core schema (or as a JSON literal in json_mode)."""
-    if json_mode:
-        if value == "null":
-            return None
-        if value == "true":
-            return True
-        if value == "false":
-            return False
-        if _JSON_NUMBER.match(value):
-            number = float(value) if any(c in value for c in ".eE") else int(value)
-            if number in (_INF, -_INF):
-                raise _Refused(make_finding(
-                    "load.non-finite", pointer, f"the number {value} overflows to infinity: use a smaller number",
-                    **_where(event)))
-            return number
-        rule = "load.non-finite" if value.lstrip("-+") in ("NaN", "Infinity") else "load.syntax"
-        raise _Refused(make_finding(
-            rule, pointer, f"{value} is not a JSON value (JSON has no NaN or Infinity; strings need double quotes)",
-            **_where(event)))
+def _plain(value: str, event: Any, pointer: str) -> Any:
+    """Resolve a plain scalar with the YAML 1.2 core schema."""
     if value in _NULLS:
         return None
     if value in _TRUES:
@@ -97,6 +79,11 @@ def _plain(value: str, event: Any, pointer: str, json_mode: bool) -> Any:
         return False
     if value[0] in _NUMBER_START:
         if _INT.match(value):
+            if _LEADING_ZERO.match(value):
+                raise _Refused(make_finding(
+                    "load.ambiguous", pointer, f"{value} is ambiguous (YAML 1.1 reads a leading zero as octal, YAML "
+                    f"1.2 as decimal): write {int(value)}, 0o{value.lstrip('+-0') or '0'} for octal, or quote it",
+                    **_where(event)))
             return int(value)
         if _FLOAT.match(value):
             number = float(value)
@@ -118,7 +105,7 @@ def _tagged(tag: str, value: str, event: Any, pointer: str) -> Any:
     """A scalar with an explicit core tag (``!!str 3.10``)."""
     if tag == _CORE + "str":
         return value
-    resolved = _plain(value, event, pointer, False)
+    resolved = _plain(value, event, pointer)
     expected = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[tag[len(_CORE):]]
     if isinstance(resolved, bool) and expected is not bool:
         resolved = value
@@ -127,6 +114,22 @@ def _tagged(tag: str, value: str, event: Any, pointer: str) -> Any:
             "load.tag", pointer, f"{value!r} is not a valid {tag.replace(_CORE, '!!')}: fix the value or drop the tag",
             **_where(event)))
     return float(resolved) if tag == _CORE + "float" else resolved
+
+
+def _key_problem(value: str, event: Any, pointer: str) -> None:
+    """Refuse a plain key that is not a string under YAML 1.2 (``1``, ``null``, ``true``) or a merge key."""
+    if value == "<<":
+        raise _Refused(make_finding(
+            "load.ambiguous", pointer, "merge key << refused (YAML 1.1 merges the mapping, YAML 1.2 reads a key "
+            "named '<<'): write the keys out, or quote it (\"<<\") if you mean the key", **_where(event)))
+    try:
+        resolved = _plain(value, event, pointer)
+    except _Refused:
+        resolved = 0.0
+    if not isinstance(resolved, str):
+        raise _Refused(make_finding(
+            "load.ambiguous", pointer, f"key {value or '(empty)'} is read as {_KINDS.get(type(resolved), 'a number')}"
+            f", and JSON keys are strings: quote it (\"{value}\")", **_where(event)))
 
 
 def _refuse_node(event: Any, pointer: str) -> None:
@@ -147,7 +150,7 @@ def _refuse_node(event: Any, pointer: str) -> None:
                 "remove it", **_where(event)))
 
 
-def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max_depth: int) -> Built:
+def _build_one(get_event: Any, peek_event: Any, index: int, max_depth: int) -> Built:
     """Build one document; the DocumentStartEvent has been consumed. Raises _Refused.
 
     Hot loop, one pass per event. A frame is ``[container, pointer, pending, keys, key]``: for a
@@ -170,6 +173,8 @@ def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max
         if cls is scalar_cls and event.anchor is None and event.tag is None:
             value = event.value
             if pending is None:  # a mapping key
+                if not event.style and (not value or value[0] in special or value in keywords or value == "<<"):
+                    _key_problem(value, event, frame[1])
                 keys = frame[3]
                 mark = event.start_mark
                 pointer = frame[1] + "/" + (value if "/" not in value and "~" not in value else _escape(value))
@@ -190,12 +195,10 @@ def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max
             else:
                 pointer = pending
             if not event.style:
-                if json_mode or not value or value[0] in special or value in keywords:
-                    value = _plain(value, event, pointer, json_mode)
+                if not value or value[0] in special or value in keywords:
+                    value = _plain(value, event, pointer)
                     if value is not None and not isinstance(value, str):
                         raw[pointer] = event.value
-            elif json_mode and event.style != '"':
-                raise _Refused(make_finding("load.syntax", pointer, "JSON strings need double quotes", **_where(event)))
             if keys is None:
                 frame[0].append(value)
             else:
@@ -215,6 +218,10 @@ def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max
                     **_where(event)))
             _refuse_node(event, frame[1])  # raises, except for a core tag: the key is its text
             value = event.value
+            if event.tag not in (None, "!", _CORE + "str"):
+                raise _Refused(make_finding(
+                    "load.ambiguous", frame[1], f"key {event.tag.replace(_CORE, '!!')} {value} is not a string, and JSON "
+                    f"keys are strings: drop the tag and quote it (\"{value}\")", **_where(event)))
             pointer = frame[1] + "/" + _escape(value)
             if value in frame[3]:
                 raise _Refused(make_finding(
@@ -253,7 +260,14 @@ def _build_one(get_event: Any, peek_event: Any, index: int, json_mode: bool, max
             stack.append([value, pointer, "", None, None])
 
 
-def _syntax_finding(exc: yaml.YAMLError) -> Finding:
+def _syntax_finding(exc: yaml.YAMLError, text: str) -> Finding:
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.position, int):  # a control character
+        offset = exc.position
+        character = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        return make_finding(
+            "load.syntax", "", f"control character U+{ord(character):04X} is not allowed in YAML: remove it or "
+            "write it as an escape in a double-quoted string", line=text.count("\n", 0, offset) + 1,
+            column=offset - (text.rfind("\n", 0, offset) + 1) + 1)
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -264,7 +278,7 @@ def _syntax_finding(exc: yaml.YAMLError) -> Finding:
     return make_finding(rule, "", f"{label}: {' '.join(text.split())}", **where)
 
 
-def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[Built | Finding]:
+def build_documents(text: str, *, max_depth: int) -> Iterator[Built | Finding]:
     """Every document of ``text``, in order; a refused document gives a Finding and the next one is read.
 
     A syntax error or a document nested too deep ends the stream with its finding. Findings have no
@@ -280,7 +294,7 @@ def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[B
             if event.__class__ is yaml.StreamEndEvent:
                 return
             try:
-                built = _build_one(get_event, peek_event, index, json_mode, max_depth)
+                built = _build_one(get_event, peek_event, index, max_depth)
             except _Refused as refused:
                 refused.finding.document = index
                 yield refused.finding
@@ -291,7 +305,7 @@ def build_documents(text: str, *, json_mode: bool, max_depth: int) -> Iterator[B
                 yield built
             index += 1
     except yaml.YAMLError as exc:
-        finding = _syntax_finding(exc)
+        finding = _syntax_finding(exc, text)
         finding.document = index
         yield finding
     finally:

@@ -30,6 +30,16 @@ def _type_name(value: Any) -> str:
     return "boolean" if isinstance(value, bool) else "number"
 
 
+def _show(value: Any) -> str:
+    """A value as the user wrote it: strings quoted as before, the rest as JSON (null, true, {...})."""
+    if isinstance(value, str):
+        return repr(value)
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _subschema(path: Sequence[Any]) -> Any:
     """The subschema of the manifest schema at ``path`` (a keyword location), ``{}`` if it cannot be followed."""
     node: Any = schemas.manifest_schema_cached()
@@ -94,17 +104,17 @@ def _schema_findings(doc: Any, raw: Mapping[str, str]) -> list[Finding]:
                 if key not in instance:
                     add("manifest.schema", pointer, f"required property {key!r} is missing: add it")
         elif keyword == "enum":
-            add("manifest.schema", pointer, f"{instance!r} is not allowed: use one of {', '.join(map(str, value))}")
+            add("manifest.schema", pointer, f"{_show(instance)} is not allowed: use one of {', '.join(map(str, value))}")
         elif keyword == "const":
-            add("manifest.schema", pointer, f"{instance!r} is not allowed: the value must be {value!r}")
+            add("manifest.schema", pointer, f"{_show(instance)} is not allowed: the value must be {_show(value)}")
         elif keyword == "type" and expected == ["boolean"] and isinstance(instance, str):
             add("manifest.schema", pointer,
                 f"{instance!r} is a string here (YAML 1.2: only true and false are booleans): write true or false")
         elif keyword == "type":
             add("manifest.schema", pointer,
-                f"{instance!r} is not of type {' or '.join(expected)}: give a {' or '.join(expected)}")
+                f"{_show(instance)} is not of type {' or '.join(expected)}: give {' or '.join(('an ' if t[0] in 'aeiou' else 'a ') + t for t in expected)}")
         elif keyword == "pattern":
-            add("manifest.schema", pointer, f"{instance!r} has the wrong form" + (f": {hint}" if hint else ""))
+            add("manifest.schema", pointer, f"{_show(instance)} has the wrong form" + (f": {hint}" if hint else ""))
         else:
             add("manifest.schema", pointer, library_message + (f" ({hint})" if hint else ""))
     findings.sort(key=lambda f: f.pointer)  # the same order whichever library found them
@@ -121,13 +131,17 @@ def _meta_findings(schema: Any, where: str, fast_ok: bool) -> list[Finding]:
         except Exception:  # noqa: BLE001 - let jsonschema decide
             pass
     findings = []
+    seen: set[tuple[str, str]] = set()
     for error in schemas.meta_validator().iter_errors(schema):
         path = list(error.absolute_path)
         message = error.message
         if path and path[-1] == "type" and error.validator == "anyOf":
             message = f"{error.instance!r} is not a type: use array, boolean, integer, null, number, object or string"
-        findings.append(make_finding(
-            "schema.meta", where + pointer_from_path(path), f"not a valid JSON Schema (Draft 2020-12): {message}"))
+        at = where + pointer_from_path(path)
+        if (at, message) in seen:  # the meta-schema reaches some keywords by several $dynamicRef paths
+            continue
+        seen.add((at, message))
+        findings.append(make_finding("schema.meta", at, f"not a valid JSON Schema (Draft 2020-12): {message}"))
     return findings
 
 
@@ -144,7 +158,7 @@ def check_manifest(
     Args:
         doc: the manifest as plain data (from :func:`~enterprise_ai.validate.load_documents` or a request body).
         strict: when true, warnings are returned with severity ``error`` (they fail the run).
-        disabled: rule ids not to run (loading rules cannot be disabled).
+        disabled: rule ids not to run (a loading rule of severity error cannot be: ValueError).
         enabled: opt-in rule ids to run (e.g. ``schema.open-object``).
         raw: source text of numbers read from YAML, by pointer (``LoadedDocument.raw``), for messages.
 
@@ -152,7 +166,8 @@ def check_manifest(
         Findings without file positions (``file``/``line``/``column`` are ``None``), in check order.
 
     Raises:
-        ValueError: an unknown rule id in ``disabled`` or ``enabled``.
+        ValueError: an unknown rule id in ``disabled`` or ``enabled``, or a ``load.*`` error rule in
+            ``disabled``.
     """
     return _check(doc, select_rules(disabled=tuple(disabled), enabled=tuple(enabled)), strict, raw or {})
 
@@ -194,21 +209,37 @@ class FileReport:
 
 def expand_paths(paths: Sequence[str]) -> list[str]:
     """Files to check, in order: files as given, directories searched recursively for *.yaml, *.yml and
-    *.json (sorted; hidden directories skipped), ``-`` for standard input.
+    *.json (sorted), ``-`` for standard input. Each file is checked once, at its first mention.
+
+    A directory walk skips hidden entries (names starting with ``.``: ``.git/``, ``.github/``,
+    ``.gitlab-ci.yml``, ``.pre-commit-config.yaml`` are not manifests) and does not follow symbolic
+    links to directories; a hidden file or directory named on the command line is checked.
 
     Raises:
-        UsageError: a path that does not exist.
+        UsageError: a path that does not exist, or ``-`` given twice (standard input is read once).
     """
     files: list[str] = []
+    seen: set[str] = set()
+
+    def add(name: str) -> None:
+        key = name if name == "-" else os.path.normpath(name)
+        if key not in seen:
+            seen.add(key)
+            files.append(name)
+
+    if list(paths).count("-") > 1:
+        raise UsageError("- (standard input) is given more than once: it can be read only once")
     for path in paths:
         if path == "-" or (os.path.exists(path) and not os.path.isdir(path)):  # also <(cmd) pipes, devices
-            files.append(path)
+            add(path)
         elif os.path.isdir(path):
             found = []
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, n) for n in names if n.lower().endswith(SUFFIXES))
-            files.extend(sorted(found))
+                found.extend(os.path.join(root, n) for n in names
+                             if n.lower().endswith(SUFFIXES) and not n.startswith("."))
+            for name in sorted(found):
+                add(name)
         else:
             raise UsageError(f"{path}: no such file or directory")
     return files
@@ -251,7 +282,8 @@ def validate_paths(
         One :class:`FileReport` per file, in order, and the documents loaded.
 
     Raises:
-        UsageError: a path that does not exist, or an unknown rule id.
+        UsageError: a path that does not exist, ``-`` given twice, an unknown rule id, or a
+            ``load.*`` error rule in ``disabled``.
     """
     try:
         active = select_rules(disabled=tuple(disabled), enabled=tuple(enabled))
@@ -269,6 +301,8 @@ def validate_paths(
         report = FileReport(name)
         for item in iter_documents(source, source=name, max_bytes=max_bytes, max_depth=max_depth):
             if isinstance(item, Finding):
+                if item.rule not in active:  # load.empty, when disabled
+                    continue
                 if strict:
                     item.severity = "error"
                 report.findings.append(item)

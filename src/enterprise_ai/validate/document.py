@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from enterprise_ai.validate.findings import Finding
-
 
 class _Positions:
     """Positions of one file, shared by its documents; computed on first use for JSON files."""
@@ -21,12 +19,10 @@ class _Positions:
         if self.table is None:
             self.table = {}
             if self.text is not None:
-                from enterprise_ai.validate import _yaml_events
+                from enterprise_ai.validate._json_positions import positions
 
                 try:
-                    for item in _yaml_events.build_documents(self.text, json_mode=True, max_depth=10_000):
-                        if not isinstance(item, Finding):
-                            self.table.update(item.positions)
+                    self.table = positions(self.text)
                 except Exception:  # noqa: BLE001 - positions are best effort; the data is already loaded
                     pass
         return self.table

@@ -48,6 +48,12 @@ _CATALOGUE = [
     Rule("load.tag", "error", "Only the YAML core tags are allowed.", loading=True),
     Rule("load.too-deep", "error", "The document nests deeper than the depth cap.", loading=True),
     Rule("load.non-finite", "error", "NaN and Infinity have no JSON representation.", loading=True),
+    Rule(
+        "load.ambiguous", "error",
+        "A YAML value other readers take differently: a key that is not a string, a merge key (<<), "
+        "an integer with a leading zero.",
+        loading=True,
+    ),
     Rule("load.empty", "warning", "The file holds no document.", loading=True),
     # The manifest JSON Schema.
     Rule("manifest.schema", "error", "The manifest does not match the Tool Manifest JSON Schema."),
@@ -138,14 +144,20 @@ def pointer_from_path(path: Any) -> str:
 def select_rules(*, disabled: Any = (), enabled: Any = ()) -> frozenset[str]:
     """The ids of the rules that run: the default ones, plus ``enabled``, minus ``disabled``.
 
-    Loading rules always run. Raises ``ValueError`` naming an unknown rule id.
+    Loading rules of severity ``error`` always run (a document that fails them cannot be checked at
+    all); ``load.empty`` (a warning) may be disabled. Raises ``ValueError`` naming an unknown rule id,
+    or a loading error rule given in ``disabled`` (rather than ignoring it silently).
     """
     unknown = [r for r in (*disabled, *enabled) if r not in RULES]
     if unknown:
         raise ValueError(f"unknown rule id {unknown[0]!r}; known rules: {', '.join(RULES)}")
+    fixed = [r for r in disabled if RULES[r].loading and RULES[r].severity == "error"]
+    if fixed:
+        raise ValueError(f"rule {fixed[0]!r} cannot be disabled: a document that fails a loading rule cannot be "
+                         "checked at all")
     active = {r.id for r in _CATALOGUE if r.default or r.loading}
     active |= set(enabled)
-    active -= {r for r in disabled if not RULES[r].loading}
+    active -= set(disabled)
     return frozenset(active)
 
 

@@ -11,7 +11,10 @@ What it guarantees (issue 3, "Safe loading"):
 * **JSON** is read with :func:`json.loads`; duplicate keys, ``NaN`` and ``Infinity`` (and numbers that
   overflow to infinity) are refused. A file may hold one object or a list of objects (one document each).
 * A size cap (``max_bytes``, 1 MiB by default) checked before decoding, a nesting cap (``max_depth``),
-  UTF-8 with or without a BOM, and a clear error for anything else (UTF-16, Latin-1).
+  UTF-8 with or without a BOM, and a clear error for anything else (UTF-16, UTF-32, Latin-1), for a NUL
+  character, a BOM after the start, and (JSON) a lone surrogate escape such as ``"\\ud800"``.
+* What YAML readers disagree on is refused (``load.ambiguous``): keys that are not strings, merge keys
+  (``<<``), integers with a leading zero (``0777``: octal in YAML 1.1, decimal in 1.2).
 
 Loading problems are :class:`~enterprise_ai.validate.findings.Finding` objects of the ``load.*`` rules.
 :func:`iter_documents` yields them in stream order with the documents (the validator reports them and
@@ -22,6 +25,7 @@ commands that need every document or nothing: register, the gateway).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,7 @@ __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_DEPTH", "LoadError", "LoadedDocumen
 
 DEFAULT_MAX_BYTES = 1_048_576
 DEFAULT_MAX_DEPTH = 64
+_YAML11_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
 class LoadError(UsageError):
@@ -54,6 +59,11 @@ class LoadError(UsageError):
 def _decode(raw: bytes, source: str) -> str | Finding:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    elif raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return make_finding(
+            "load.encoding", "", "the file is UTF-32 (it starts with a UTF-32 byte order mark): save it as UTF-8",
+            file=source, line=1, column=1,
+        )
     elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return make_finding(
             "load.encoding", "", "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8",
@@ -70,6 +80,23 @@ def _decode(raw: bytes, source: str) -> str | Finding:
             f"byte 0x{byte:02X} is not UTF-8 (is the file Latin-1 or Windows-1252?): save the file as UTF-8",
             file=source, line=line, column=column,
         )
+
+
+def _line_column(text: str, offset: int) -> dict[str, int]:
+    return {"line": text.count("\n", 0, offset) + 1, "column": offset - (text.rfind("\n", 0, offset) + 1) + 1}
+
+
+def _text_problem(text: str) -> Finding | None:
+    """A NUL character or a byte order mark after the start: refused with their position (C-speed scans)."""
+    if "\x00" in text:
+        return make_finding(
+            "load.encoding", "", "NUL character (U+0000) in the text (is the file UTF-16 or UTF-32 without a byte "
+            "order mark?): save the file as UTF-8 text", **_line_column(text, text.index("\x00")))
+    if "\ufeff" in text:
+        return make_finding(
+            "load.encoding", "", "byte order mark (U+FEFF) after the start of the file (files joined together?): "
+            "remove it", **_line_column(text, text.index("\ufeff")))
+    return None
 
 
 def _is_json(source: str, text: str, kind: str) -> bool:
@@ -98,7 +125,8 @@ def iter_documents(
         source: the name used in findings (defaults to the path).
         max_bytes: size cap in bytes, checked before decoding (1 MiB by default).
         max_depth: nesting cap (mappings and lists), 64 by default.
-        kind: ``yaml``, ``json`` or ``auto`` (by file suffix, else JSON when the text starts with ``{``/``[``).
+        kind: ``yaml``, ``json`` or ``auto`` (by file suffix; without one, JSON when the text starts with
+            ``{``/``[`` and parses as JSON, else YAML, so flow-style YAML on standard input works).
 
     A file that fails to load still yields the documents before the problem; a document with a
     loading finding is not yielded. Never raises for bad content; ``OSError`` becomes ``load.read``.
@@ -128,12 +156,30 @@ def iter_documents(
         return
     if text.startswith("\ufeff"):
         text = text[1:]
+    problem = _text_problem(text)
+    if problem is not None:
+        problem.file = name
+        yield problem
+        return
+    items: Iterator[Any] | None = None
     if _is_json(name, text, kind):
-        items: Iterator[Any] = json_documents(text, name, max_depth)
-    else:
+        items = json_documents(text, name, max_depth)
+        if kind == "auto" and os.path.splitext(name)[1].lower() != ".json":
+            # Guessed from a leading { or [ (standard input, no suffix): flow-style YAML starts so too.
+            listed = list(items)
+            items = None if listed and isinstance(listed[0], Finding) and listed[0].rule == "load.syntax" \
+                else iter(listed)
+    if items is None:
         from enterprise_ai.validate import _yaml_events
 
-        items = _yaml_events.build_documents(text, json_mode=False, max_depth=max_depth)
+        match = _YAML11_BREAKS.search(text)
+        if match is not None:
+            yield make_finding(
+                "load.ambiguous", "", f"U+{ord(match.group()):04X} is a line break in YAML 1.1 (PyYAML) but not in "
+                "YAML 1.2 nor in editors: write it as an escape (\\N, \\L, \\P) in a double-quoted string",
+                file=name, **_line_column(text, match.start()))
+            return
+        items = _yaml_events.build_documents(text, max_depth=max_depth)
     count = 0
     refused = False
     for item in items:

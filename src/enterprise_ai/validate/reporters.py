@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,11 +74,19 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _visible(text: str) -> str:
+    """``text`` with control characters (a terminal escape in a key name, say) written as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def text_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:
     """``file:line:col: severity rule message`` lines and a summary line."""
     lines = [
-        f"{_location(f)}: {f.severity} {f.rule} {_one_line(f.message)}"
-        + (f" (at {f.pointer})" if f.pointer else "")
+        _visible(f"{_location(f)}: {f.severity} {f.rule} {_one_line(f.message)}"
+                 + (f" (at {f.pointer})" if f.pointer else ""))
         for f in _all(reports)
     ]
     lines.append(summary_line(reports))
@@ -115,16 +124,25 @@ def github_report(reports: Sequence[FileReport], *, strict: bool = False) -> str
     """GitHub Actions workflow commands: annotations on the pull request's files."""
     lines = []
     for f in _all(reports):
-        props = [f"file={_gh_property(f.file or '<input>')}"]
+        props = [f"file={_gh_property(_visible(f.file or '<input>'))}"]
         if f.line is not None:
             props.append(f"line={f.line}")
             if f.column is not None:
                 props.append(f"col={f.column}")
         props.append(f"title={_gh_property(f.rule)}")
         message = f.message + (f" (at {f.pointer})" if f.pointer else "")
-        lines.append(f"::{f.severity} {','.join(props)}::{_gh_data(message)}")
+        lines.append(f"::{f.severity} {','.join(props)}::{_gh_data(_visible(message))}")
     lines.append(summary_line(reports))
     return "\n".join(lines) + "\n"
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot carry (control characters, lone surrogates), each
+    written as a ``\\xNN``/``\\uNNNN`` escape instead."""
+    return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
 def junit_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:
@@ -138,26 +156,30 @@ def junit_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:
         errors="0", skipped="0",
     )
     for report in reports:
-        case = ET.SubElement(suite, "testcase", classname="eai.validate", name=report.file)
+        case = ET.SubElement(suite, "testcase", classname="eai.validate", name=_xml_text(report.file))
         notes = []
         for f in report.findings:
             text = f"{_location(f)}: {f.severity} {f.rule} {_one_line(f.message)}" + (
                 f" (at {f.pointer})" if f.pointer else "")
             if f.severity == "error":
-                failure = ET.SubElement(case, "failure", message=_one_line(f.message), type=f.rule)
-                failure.text = text
+                failure = ET.SubElement(case, "failure", message=_xml_text(_one_line(f.message)), type=f.rule)
+                failure.text = _xml_text(text)
             else:
-                notes.append(text)
+                notes.append(_xml_text(text))
         if notes:
             ET.SubElement(case, "system-out").text = "\n".join(notes)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 def _sarif_uri(file: str) -> str:
-    """A relative URI reference as given (GitHub code scanning resolves it from the checkout), or file://."""
+    """A relative URI reference (GitHub code scanning resolves it from the checkout): as given, or relative
+    to the current directory for an absolute path below it; a ``file://`` URI for any other absolute path."""
     if os.path.isabs(file):
-        return Path(file).as_uri()
-    return quote(file.replace("\\", "/"), safe="/._-~")
+        try:
+            file = os.fspath(Path(file).relative_to(Path.cwd()))
+        except ValueError:
+            return Path(file).as_uri()
+    return quote(file.replace("\\", "/"), safe="/._-~", errors="backslashreplace")
 
 
 def sarif_report(reports: Sequence[FileReport], *, strict: bool = False) -> str:

@@ -29,7 +29,7 @@ _MAP = frozenset(("$defs", "definitions", "dependentSchemas", "patternProperties
 _MANY = frozenset(("allOf", "anyOf", "oneOf", "prefixItems", "items"))
 _SUBSCHEMAS = _ONE | _MAP | _MANY
 _NOTABLE = frozenset(("$ref", "$dynamicRef", "format", "pattern", "patternProperties", "$anchor", "$dynamicAnchor",
-                      "$schema"))
+                      "$schema", "$id"))
 _DIALECTS = frozenset((META_SCHEMA_URI, META_SCHEMA_URI + "#"))
 
 
@@ -92,6 +92,13 @@ def check_schema_references(schema: Any, pointer: str, out: list[Finding], activ
                     "schema.meta", pointer_join(where, "$schema"),
                     f"$schema {dialect!r} is not supported (nothing is fetched): remove it, or use "
                     f"{META_SCHEMA_URI!r}; manifests hold Draft 2020-12 schemas"))
+        if "$id" in node and where != pointer and "schema.remote-ref" in active:
+            # An embedded $id starts a new resource: '#...' refs below it no longer point into this schema
+            # (JSON Schema 2020-12 core, section 8.2.1), so the local checks here would be wrong.
+            out.append(make_finding(
+                "schema.remote-ref", pointer_join(where, "$id"),
+                f"$id {node['$id']!r} inside the schema changes the base of the $refs below it: remove it "
+                "(only the root schema may have an $id)"))
         for keyword in ("$ref", "$dynamicRef"):
             if isinstance(node.get(keyword), str):
                 refs.append((keyword, node[keyword], pointer_join(where, keyword)))
@@ -113,6 +120,8 @@ def check_schema_references(schema: Any, pointer: str, out: list[Finding], activ
             except re.error:
                 fast_ok = False
     for keyword, ref, at in refs:
+        if ref == "":  # the empty reference is the whole (root) schema
+            continue
         if not ref.startswith("#"):
             if "schema.remote-ref" in active:
                 out.append(make_finding(

@@ -82,6 +82,9 @@ def scan_command(
         metadata["labels"] = _labels(label)
     options = ScanOptions(endpoint_base_url=endpoint_base_url, metadata=metadata, timeout=timeout, strict=strict)
     result = _run_scan(paths, options, static)
+    import gc
+
+    gc.freeze()  # the manifests live until exit: no later collection (nor the one at exit) walks them again
     failed = _report_problems(result, options, state)
     if out is not None:
         _write_or_check(result, str(out), check, failed, state)

@@ -35,8 +35,8 @@ class ValidateFormat(str, enum.Enum):
 
 HELP = """Check Tool Manifest files (YAML or JSON) against the manifest JSON Schema and the rules.
 
-PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for standard
-input. A YAML file may hold several documents; a JSON file an object or a list of objects. Loading is
+PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json, skipping hidden
+files and directories such as .git/ or .gitlab-ci.yml) or - for standard input. A YAML file may hold several documents; a JSON file an object or a list of objects. Loading is
 strict: anchors/aliases, non-core tags, duplicate keys, NaN/Infinity, files over --max-bytes, other
 encodings than UTF-8 are refused; yes/no/on/off stay strings. Every finding names its file, line,
 column, JSON pointer and rule id; rule ids are listed by --list-rules.
@@ -107,7 +107,9 @@ def validate_command(
         render.warn("no manifest file (*.yaml, *.yml, *.json) found under the given paths", state)
     if remote:
         _add_remote_findings(reports, documents, contract, state, strict)
-    sys.stdout.write(get_reporter(fmt.value)(reports, strict=strict))
+    output = get_reporter(fmt.value)(reports, strict=strict)
+    # A file name that is not UTF-8 (os.walk gives it surrogate escapes) is written as \udcXX, not a crash.
+    sys.stdout.write(output.encode("utf-8", "backslashreplace").decode("utf-8"))
     sys.stdout.flush()
     if any(report.failed for report in reports):
         raise typer.Exit(1)
