@@ -1,6 +1,6 @@
 """The speed-ups of the static scan give exactly what the plain code gives.
 
-Covered: the indented JSON writer (same text as ``json.dumps``), ``LocalTool.manifest``'s copies,
+Covered: JSON rendering of a cycle, ``LocalTool.manifest``'s copies,
 the per-scan class schema cache, the docstring parser short-cut, the per-folder module names,
 and the encoding of worker results.
 """
@@ -10,8 +10,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import math
-import random
 from pathlib import Path
 from typing import Literal, Optional
 
@@ -19,7 +17,6 @@ import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
-from enterprise_ai.cli._jsontext import dumps_indented
 from enterprise_ai.cli.render import to_json
 from enterprise_ai.scan.model import ScannedTool, ScanProblem
 from enterprise_ai.scan.static import _decode_chunk, _scan_chunk
@@ -27,45 +24,6 @@ from enterprise_ai.scan.static_index import ModuleIndex, module_name_for
 from enterprise_ai.tools import LocalTool, input_schema
 from enterprise_ai.tools._docstrings import parse_docstring
 from enterprise_ai.tools._typeschema import object_schema_cache
-
-# ------------------------------------------------------------------------------------ JSON text
-
-_SCALARS = [None, True, False, 0, -7, 2**70, 1.5, 1e16, -0.0, 3.0e-7, math.nan, math.inf, -math.inf,
-            "", "plain", "é\n\t\"\\\x00\u2028😀", "</script>"]
-
-
-def _value(rnd: random.Random, depth: int = 0):
-    roll = rnd.random()
-    if depth > 4 or roll < 0.4:
-        return rnd.choice(_SCALARS)
-    if roll < 0.7:
-        return {rnd.choice(["a", "é", "\n", "key", ""]) + str(rnd.randint(0, 9)): _value(rnd, depth + 1)
-                for _ in range(rnd.randint(0, 4))}
-    items = [_value(rnd, depth + 1) for _ in range(rnd.randint(0, 4))]
-    return items if rnd.random() < 0.8 else tuple(items)
-
-
-@pytest.mark.parametrize("indent", [2, 0, 4, "\t"])
-def test_indented_json_is_the_text_json_dumps_writes(indent):
-    rnd = random.Random(20261130)
-    for _ in range(400):
-        data = _value(rnd)
-        assert dumps_indented(data, indent) == json.dumps(data, indent=indent, ensure_ascii=False)
-
-
-class _Colour(str, enum.Enum):
-    RED = "red"
-
-
-def test_values_json_converts_are_left_to_json_and_render_the_same():
-    class Text(str):
-        pass
-
-    for data in [{1: "int key"}, {"s": {1, 2}}, [_Colour.RED], Text("x"), {"ok": [1, {"deep": Text("y")}]}]:
-        assert dumps_indented(data, 2) is None
-    assert to_json({1: "int key", "s": {2}}) == '{\n  "1": "int key",\n  "s": [\n    2\n  ]\n}'
-    assert to_json([_Colour.RED, Text("x")]) == '[\n  "red",\n  "x"\n]'
-
 
 def test_a_cycle_still_raises_json_error():
     loop: list = []

@@ -204,3 +204,22 @@ def test_control_characters_never_reach_the_terminal_raw():
 def test_a_control_character_in_yaml_has_a_position():
     reports, _ = validate_paths(["-"], stdin=_Bytes(b"a: 1\nb: x\x01y\n"))
     assert [(f.rule, f.line, f.column) for f in reports[0].findings] == [("load.syntax", 2, 5)]
+
+
+def test_a_walk_does_not_read_a_symlink_to_a_file_outside_the_directory(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("https://user:TOKEN123@example.com\n")  # would be quoted: "'https://...' is not of type object"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "m.yaml").write_text(BASE_YAML)
+    (repo / "evil.yaml").symlink_to(secret)
+    (repo / "alias.yaml").symlink_to(repo / "m.yaml")  # inside the directory: read
+    reports, documents = validate_paths([str(repo)])
+    by_name = {Path(r.file).name: r for r in reports}
+    assert [f.rule for f in by_name["evil.yaml"].findings] == ["load.read"]
+    assert "TOKEN123" not in by_name["evil.yaml"].findings[0].message and by_name["evil.yaml"].failed
+    assert by_name["alias.yaml"].documents == 1 and not by_name["alias.yaml"].failed
+    assert len(documents) == 2
+    reports, _ = validate_paths([str(repo / "evil.yaml")])  # named explicitly: read
+    assert reports[0].findings[0].rule == "manifest.schema"
+    assert str(repo / "evil.yaml") not in expand_paths([str(repo)])  # register's walk leaves it out

@@ -171,3 +171,8 @@ def test_yaml_11_line_breaks_are_refused_not_counted_as_lines(char):
     text = f"a: 'x{char}y'\nb: 1\n"
     assert findings(text) == [("load.ambiguous", 1, 6, "")]
     assert datas(f'a: "x\\Ly"\n') == [{"a": "x\u2028y"}]  # the escape is fine
+
+
+def test_a_yaml_11_directive_is_refused_and_12_accepted():
+    assert findings("%YAML 1.1\n---\ncountry: NO\n") == [("load.ambiguous", 1, 1, "")]
+    assert datas("%YAML 1.2\n---\ncountry: NO\n") == [{"country": "NO"}]

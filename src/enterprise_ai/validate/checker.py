@@ -21,9 +21,9 @@ from enterprise_ai.errors import UsageError
 from enterprise_ai.validate import schema as schemas
 from enterprise_ai.validate.findings import Finding, make_finding, pointer_from_path, pointer_join, select_rules
 from enterprise_ai.validate.loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, LoadedDocument, iter_documents
+from enterprise_ai.validate.paths import SUFFIXES, expand_paths
 from enterprise_ai.validate.rules import check_rules
 
-SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def _type_name(value: Any) -> str:
@@ -207,44 +207,6 @@ class FileReport:
         return any(f.severity == "error" for f in self.findings)
 
 
-def expand_paths(paths: Sequence[str]) -> list[str]:
-    """Files to check, in order: files as given, directories searched recursively for *.yaml, *.yml and
-    *.json (sorted), ``-`` for standard input. Each file is checked once, at its first mention.
-
-    A directory walk skips hidden entries (names starting with ``.``: ``.git/``, ``.github/``,
-    ``.gitlab-ci.yml``, ``.pre-commit-config.yaml`` are not manifests) and does not follow symbolic
-    links to directories; a hidden file or directory named on the command line is checked.
-
-    Raises:
-        UsageError: a path that does not exist, or ``-`` given twice (standard input is read once).
-    """
-    files: list[str] = []
-    seen: set[str] = set()
-
-    def add(name: str) -> None:
-        key = name if name == "-" else os.path.normpath(name)
-        if key not in seen:
-            seen.add(key)
-            files.append(name)
-
-    if list(paths).count("-") > 1:
-        raise UsageError("- (standard input) is given more than once: it can be read only once")
-    for path in paths:
-        if path == "-" or (os.path.exists(path) and not os.path.isdir(path)):  # also <(cmd) pipes, devices
-            add(path)
-        elif os.path.isdir(path):
-            found = []
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, n) for n in names
-                             if n.lower().endswith(SUFFIXES) and not n.startswith("."))
-            for name in sorted(found):
-                add(name)
-        else:
-            raise UsageError(f"{path}: no such file or directory")
-    return files
-
-
 def check_document(document: LoadedDocument, active: frozenset[str], strict: bool) -> list[Finding]:
     """Findings of one loaded document, placed at their file, line and column."""
     findings = _check(document.data, active, strict, document.raw)
@@ -291,7 +253,14 @@ def validate_paths(
         raise UsageError(str(exc)) from None
     reports: list[FileReport] = []
     documents: list[LoadedDocument] = []
-    for path in expand_paths(paths):
+    outside: set[str] = set()
+    for path in expand_paths(paths, outside=outside):
+        if path in outside:
+            reports.append(FileReport(path, 0, [make_finding(
+                "load.read", "", f"not read: a symbolic link to {os.path.realpath(path)}, outside the directory "
+                "searched (a pull request could point it at a secret); name the file itself to check it",
+                file=path)]))
+            continue
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
             source: Any = stream.read(max_bytes + 1)

@@ -50,8 +50,8 @@ _CATALOGUE = [
     Rule("load.non-finite", "error", "NaN and Infinity have no JSON representation.", loading=True),
     Rule(
         "load.ambiguous", "error",
-        "A YAML value other readers take differently: a key that is not a string, a merge key (<<), "
-        "an integer with a leading zero.",
+        "YAML that other readers take differently: a key that is not a string, a merge key (<<), an "
+        "integer with a leading zero, a %YAML 1.1 directive, a YAML 1.1 line break (U+0085/2028/2029).",
         loading=True,
     ),
     Rule("load.empty", "warning", "The file holds no document.", loading=True),

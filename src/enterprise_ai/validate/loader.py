@@ -14,7 +14,9 @@ What it guarantees (issue 3, "Safe loading"):
   UTF-8 with or without a BOM, and a clear error for anything else (UTF-16, UTF-32, Latin-1), for a NUL
   character, a BOM after the start, and (JSON) a lone surrogate escape such as ``"\\ud800"``.
 * What YAML readers disagree on is refused (``load.ambiguous``): keys that are not strings, merge keys
-  (``<<``), integers with a leading zero (``0777``: octal in YAML 1.1, decimal in 1.2).
+  (``<<``), integers with a leading zero (``0777``: octal in YAML 1.1, decimal in 1.2), a ``%YAML``
+  directive other than 1.2, and U+0085/U+2028/U+2029 (line breaks in YAML 1.1 only: every line
+  number after one would differ from the editor's).
 
 Loading problems are :class:`~enterprise_ai.validate.findings.Finding` objects of the ``load.*`` rules.
 :func:`iter_documents` yields them in stream order with the documents (the validator reports them and

@@ -36,7 +36,8 @@ class ValidateFormat(str, enum.Enum):
 HELP = """Check Tool Manifest files (YAML or JSON) against the manifest JSON Schema and the rules.
 
 PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json, skipping hidden
-files and directories such as .git/ or .gitlab-ci.yml) or - for standard input. A YAML file may hold several documents; a JSON file an object or a list of objects. Loading is
+files and directories such as .git/ or .gitlab-ci.yml; a symbolic link to a file outside the
+directory is reported, not read) or - for standard input. A YAML file may hold several documents; a JSON file an object or a list of objects. Loading is
 strict: anchors/aliases, non-core tags, duplicate keys, NaN/Infinity, files over --max-bytes, other
 encodings than UTF-8 are refused; yes/no/on/off stay strings. Every finding names its file, line,
 column, JSON pointer and rule id; rule ids are listed by --list-rules.
