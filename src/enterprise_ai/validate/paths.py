@@ -26,7 +26,7 @@ def expand_paths(paths: Sequence[str], *, outside: set[str] | None = None) -> li
 
     A directory walk skips hidden entries (names starting with ``.``: ``.git/``, ``.github/``,
     ``.gitlab-ci.yml``, ``.pre-commit-config.yaml`` are not manifests), does not follow symbolic
-    links to directories, and does not read a symbolic link to a file outside the directory searched
+    links to directories, reads only regular files (a FIFO named ``x.yaml`` would block the run), and does not read a symbolic link to a file outside the directory searched
     (a pull request could add ``m.yaml -> ~/.netrc`` and have its content quoted in a finding): such
     a file is listed and added to ``outside`` when that set is given, else left out. A file named on
     the command line is always read, hidden or linked.
@@ -53,7 +53,8 @@ def expand_paths(paths: Sequence[str], *, outside: set[str] | None = None) -> li
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 found.extend(os.path.join(root, n) for n in names
-                             if n.lower().endswith(SUFFIXES) and not n.startswith("."))
+                             if n.lower().endswith(SUFFIXES) and not n.startswith(".")
+                             and os.path.isfile(os.path.join(root, n)))  # no FIFO, device or broken link
             for name in sorted(found):
                 if _escapes(name, path):
                     if outside is None:
