@@ -3,9 +3,10 @@
 
 Usage: python scripts/gen_completions.py [--check]
 
-The scripts come from `eai completion SHELL` (enterprise_ai.cli.completion.render_script), which reads
-the live command tree. --check writes nothing and exits 1 when a committed script is stale.
-Run it after adding or changing a command or an option.
+The scripts are Typer's completion stubs, the text `eai completion SHELL` prints
+(enterprise_ai.cli.completion.render_script): they ask `eai` for the candidates at TAB time, so they
+only change with the program name or a Typer upgrade, not with the commands. --check writes nothing
+and exits 1 when a committed script is stale.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ FILES = {"bash": "eai.bash", "zsh": "_eai", "fish": "eai.fish"}
 
 
 def main(argv: list[str]) -> int:
-    from enterprise_ai.cli.completion import command_tree, render_script
+    from enterprise_ai.cli.completion import render_script
 
     check = "--check" in argv
-    tree = command_tree()
     stale = []
     for shell, name in FILES.items():
         path = ROOT / "completions" / name
-        text = render_script(shell, tree)
+        text = render_script(shell)
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current == text:
             continue

@@ -29,30 +29,38 @@ def _closed(url: str) -> bool:
         return sock.connect_ex((parts.hostname, parts.port)) != 0
 
 
-def test_dev_runs_registers_approves_and_stops_on_ctrl_c(eai, tmp_path):
+def _start_dev(tmp_path, env):
+    """Start ``eai dev`` on free ports; return (process, stderr text up to the ready line, gateway URL, tool host URL)."""
     (tmp_path / "mytools.py").write_text(TOOLS)
-    env = {"EAI_CONFIG_DIR": str(tmp_path / "cfg")}
     proc = subprocess.Popen(
         [*EAI, "dev", "mytools.py", "--port", "0", "--tools-port", "0", "--data-dir", str(tmp_path / "data"),
          "--insecure-storage"],
         cwd=tmp_path, env=clean_env(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("Press Ctrl-C"):
+            break
+    text = "".join(lines)
+    if "Press Ctrl-C" not in text:
+        proc.kill()
+        raise AssertionError(text)
+    gateway_url = text.split("eai dev: gateway ")[1].split(",")[0]
+    tools_url = text.split("tool host ")[1].split(",")[0]
+    return proc, text, gateway_url, tools_url
+
+
+def test_dev_runs_registers_approves_and_stops_on_ctrl_c(eai, tmp_path):
+    env = {"EAI_CONFIG_DIR": str(tmp_path / "cfg")}
+    proc, text, gateway_url, tools_url = _start_dev(tmp_path, env)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            if not line:
-                break
-            lines.append(line)
-            if line.startswith("Press Ctrl-C"):
-                break
-        text = "".join(lines)
-        assert "Press Ctrl-C" in text, text
         assert "1 tool(s) registered and approved: add-numbers" in text
         assert "eai tools invoke add-numbers a=..." in text
-        gateway_url = text.split("eai dev: gateway ")[1].split(",")[0]
-        tools_url = text.split("tool host ")[1].split(",")[0]
 
         dev_env = {**env, "EAI_PROFILE": "dev"}
         status = json.loads(eai(["auth", "status", "-o", "json"], env=dev_env).stdout)
@@ -83,27 +91,8 @@ def test_dev_without_keyring_or_insecure_storage_starts_nothing(eai, tmp_path):
 
 
 def test_dev_stops_both_children_on_sigterm(tmp_path):
-    (tmp_path / "mytools.py").write_text(TOOLS)
-    env = {"EAI_CONFIG_DIR": str(tmp_path / "cfg")}
-    proc = subprocess.Popen(
-        [*EAI, "dev", "mytools.py", "--port", "0", "--tools-port", "0", "--data-dir", str(tmp_path / "data"),
-         "--insecure-storage"],
-        cwd=tmp_path, env=clean_env(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-    lines: list[str] = []
+    proc, _, gateway_url, tools_url = _start_dev(tmp_path, {"EAI_CONFIG_DIR": str(tmp_path / "cfg")})
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            if not line:
-                break
-            lines.append(line)
-            if line.startswith("Press Ctrl-C"):
-                break
-        text = "".join(lines)
-        assert "Press Ctrl-C" in text, text
-        gateway_url = text.split("eai dev: gateway ")[1].split(",")[0]
-        tools_url = text.split("tool host ")[1].split(",")[0]
         proc.send_signal(signal.SIGTERM)
         _, rest = proc.communicate(timeout=30)
     finally:

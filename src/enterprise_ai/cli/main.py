@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     _safe_streams()
     state = CliState(debug="--debug" in args)
+    completion.enable()  # _EAI_COMPLETE=complete_<shell> eai ... prints TAB candidates
     try:
         app(args=args, prog_name="eai", obj=state)
         code = 0
