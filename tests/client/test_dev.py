@@ -100,3 +100,15 @@ def test_dev_stops_both_children_on_sigterm(tmp_path):
             proc.kill()
     assert "eai dev: stopped" in rest
     assert _closed(gateway_url) and _closed(tools_url)
+
+
+def test_dev_profile_never_becomes_the_default(tmp_path, monkeypatch):
+    from enterprise_ai.auth import _config
+
+    monkeypatch.setenv("EAI_CONFIG_DIR", str(tmp_path / "cfg"))
+    _config.save_profile("dev", "http://127.0.0.1:1", "file", make_default=False)
+    assert _config.profile_name(None) == "default"
+    _config.save_profile("work", "http://127.0.0.1:2", "keyring")
+    assert _config.profile_name(None) == "work"  # the first profile saved without make_default=False
+    _config.save_profile("dev", "http://127.0.0.1:3", "file", make_default=False)
+    assert _config.profile_name(None) == "work"

@@ -115,11 +115,15 @@ def get_profile(name: str) -> dict[str, Any] | None:
     return profile if isinstance(profile, dict) else None
 
 
-def save_profile(name: str, base_url: str, token_storage: str, *, make_default: bool = False) -> Path:
-    """Create or replace profile ``name``; returns the config file path."""
+def save_profile(name: str, base_url: str, token_storage: str, *, make_default: bool | None = None) -> Path:
+    """Create or replace profile ``name``; returns the config file path.
+
+    ``make_default``: True makes it the default profile; None (the default) only when there is none
+    yet; False never (``eai dev`` uses this, so that its throw-away profile never becomes the default).
+    """
     cfg = load_config()
     cfg.setdefault("profiles", {})[name] = {"base_url": base_url, "token_storage": token_storage}
-    if make_default or not cfg.get("default_profile"):
+    if make_default or (make_default is None and not cfg.get("default_profile")):
         cfg["default_profile"] = name
     path = config_dir() / CONFIG_FILE
     write_json_atomic(path, cfg)

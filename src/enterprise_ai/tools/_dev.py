@@ -213,7 +213,7 @@ def run_dev(
         else:
             _keyring.set_token(profile, tokens[DEV_PRINCIPAL])
             storage = "keyring"
-        _config.save_profile(profile, gateway.url, storage)
+        _config.save_profile(profile, gateway.url, storage, make_default=False)
         summary = {"gateway": gateway.url, "tool_host": tools_host.url, "profile": profile, "tools": rows}
         try:  # Ctrl-C is the normal way to stop, also while the ready lines are printed
             if ready is not None:

@@ -175,7 +175,9 @@ def update(
         result = client.update(name, **changes)
     if isinstance(result, dict) and result.get("approval_id"):
         render.note(f"promotion of {name!r} to approved waits for approval {result['approval_id']}", state)
-        render.note(f"approve it with: eai approvals approve {result['approval_id']}", state)
+        render.note(
+            f"another principal (tenant_admin or security_officer, not you: four eyes) approves it with: "
+            f"eai approvals approve {result['approval_id']}", state)
     data = result
     if output is render.OutputFormat.table and isinstance(result, dict):
         if isinstance(result.get("tool"), dict):  # 202: {approval_id, status, tool}
