@@ -73,7 +73,7 @@ def root(
 
 
 def _json_escape(exc: UnicodeError) -> tuple[str, int]:
-    """Codec error handler: a character the stream cannot encode becomes a JSON ``\\uXXXX`` escape."""
+    """Codec error handler: a character the stream cannot encode becomes a JSON ``\\u`` escape (four hex digits)."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
     out = []
@@ -89,7 +89,7 @@ def _json_escape(exc: UnicodeError) -> tuple[str, int]:
 
 def _safe_streams() -> None:
     """On a stdout/stderr that cannot encode all of Unicode (PYTHONIOENCODING=ascii, a legacy console),
-    write unencodable characters as ``\\uXXXX`` instead of failing: JSON output stays valid JSON."""
+    write unencodable characters as ``\\u`` escapes (four hex digits) instead of failing: JSON output stays valid JSON."""
     import codecs
 
     for stream in (sys.stdout, sys.stderr):

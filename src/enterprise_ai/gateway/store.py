@@ -149,6 +149,35 @@ class Store:
             return [dict(r) for r in self.db.execute(sql, tuple(params)).fetchall()]
 
     # -- meta and principals ------------------------------------------------------------------
+
+    def _page(self, table: str, columns: str, filters: dict[str, Any], after_seq: int | None, limit: int,
+              extra: tuple[str, list[Any]] | None = None) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of ``table``, newest first (``seq`` descending), keyset-paged.
+
+        Args:
+            filters: ``{column: value}`` equality conditions; a None value is no condition.
+            after_seq: the ``seq`` of the last row of the previous page (the cursor), or None.
+            limit: rows per page; extra: one more SQL condition with its parameters.
+
+        Returns:
+            the rows (with ``seq``) and the ``seq`` for the next cursor, None on the last page.
+        """
+        where, params = ["1 = 1"], []
+        for column, value in filters.items():
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if extra is not None:
+            where.append(extra[0])
+            params.extend(extra[1])
+        if after_seq is not None:
+            where.append("seq < ?")
+            params.append(after_seq)
+        rows = self._all(f"SELECT {columns} FROM {table} WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
+                         [*params, limit + 1])
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return rows, (rows[-1]["seq"] if more else None)
     def get_meta(self, key: str) -> str | None:
         row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return row["value"] if row else None
@@ -244,19 +273,9 @@ class Store:
     def list_approvals(self, *, status: str | None, tool: str | None, requested_by: str | None,
                        after_seq: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None]:
         self._expire()
-        where, params = ["1 = 1"], []
-        for column, value in (("status", status), ("tool", tool), ("requested_by", requested_by)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        if after_seq is not None:
-            where.append("seq < ?")
-            params.append(after_seq)
-        rows = self._all(f"SELECT * FROM approvals WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
-                         [*params, limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [_approval(r) for r in rows], (rows[-1]["seq"] if more else None)
+        rows, last = self._page("approvals", "*", {"status": status, "tool": tool, "requested_by": requested_by},
+                                after_seq, limit)
+        return [_approval(r) for r in rows], last
 
     def decide_approval(self, approval_id: str, status: str, decided_by: str, comment: str | None) -> bool:
         """Move a pending approval to ``approved``/``rejected``; False if it was not pending."""
@@ -291,26 +310,14 @@ class Store:
     def list_invocations(self, *, tool: str | None, run_id: str | None, actors_or_tools: tuple[str, list[str]] | None,
                          after_seq: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None]:
         """Newest first; ``actors_or_tools`` = (actor, tools) limits to that actor's calls or those tools."""
-        where, params = ["1 = 1"], []
-        if tool is not None:
-            where.append("tool = ?")
-            params.append(tool)
-        if run_id is not None:
-            where.append("run_id = ?")
-            params.append(run_id)
+        extra = None
         if actors_or_tools is not None:
             actor, tools = actors_or_tools
             marks = ",".join("?" * len(tools))
-            where.append(f"(actor = ? OR tool IN ({marks}))" if tools else "actor = ?")
-            params.extend([actor, *tools])
-        if after_seq is not None:
-            where.append("seq < ?")
-            params.append(after_seq)
-        rows = self._all(f"SELECT seq, record FROM invocations WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
-                         [*params, limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [json.loads(r["record"]) for r in rows], (rows[-1]["seq"] if more else None)
+            extra = (f"(actor = ? OR tool IN ({marks}))" if tools else "actor = ?", [actor, *tools])
+        rows, last = self._page("invocations", "seq, record", {"tool": tool, "run_id": run_id}, after_seq, limit,
+                                extra)
+        return [json.loads(r["record"]) for r in rows], last
 
     def fail_running(self, message: str) -> int:
         """Mark every ``running`` record as ``failed`` (a start after a crash); returns how many."""
@@ -352,21 +359,10 @@ class Store:
 
     def list_audit(self, *, type_: str | None, tool: str | None, after_seq: int | None,
                    limit: int) -> tuple[list[dict[str, Any]], int | None]:
-        where, params = ["1 = 1"], []
-        for column, value in (("type", type_), ("tool", tool)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        if after_seq is not None:
-            where.append("seq < ?")
-            params.append(after_seq)
-        rows = self._all(f"SELECT * FROM audit WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
-                         [*params, limit + 1])
-        more = len(rows) > limit
-        rows = rows[:limit]
+        rows, last = self._page("audit", "*", {"type": type_, "tool": tool}, after_seq, limit)
         for r in rows:
             r["details"] = json.loads(r["details"])
-        return [{k: v for k, v in r.items() if k != "seq"} for r in rows], (rows[-1]["seq"] if more else None)
+        return [{k: v for k, v in r.items() if k != "seq"} for r in rows], last
 
 
 def _approval(row: dict[str, Any]) -> dict[str, Any]:
