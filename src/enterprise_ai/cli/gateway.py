@@ -64,6 +64,8 @@ def serve(
             typer.echo("Log in with:")
             typer.echo(f"  echo '{boot.admin_token}' | eai auth login --base-url {url} --token-stdin")
             sys.stdout.flush()
+        for message in boot.warnings:
+            render.warn(message, state)
         render.note(f"eai gateway: tenant {boot.tenant!r}, data in {data_dir}", state)
         render.note(f"eai gateway: listening on {url} (Ctrl-C to stop)", state)
         run(application, sock)

@@ -17,7 +17,7 @@ import ipaddress
 import secrets
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,9 @@ class Bootstrap:
     tenant: str
     admin_id: str | None = None
     admin_token: str | None = None
+    #: things the operator should know: a config tenant that the data directory overrides, principals
+    #: kept in the data directory that the config does not list (they can still call)
+    warnings: list[str] = field(default_factory=list)
 
 
 def check_host(host: str, allow_remote: bool) -> None:
@@ -65,7 +68,16 @@ def bootstrap(config: GatewayConfig, data_dir: str | Path) -> Bootstrap:
             tenant = config.tenant
             store.set_meta("tenant", tenant)
         result = Bootstrap(tenant)
-        if not config.principals and not store.principals():
+        if config.tenant != tenant:
+            result.warnings.append(f"the data directory's tenant {tenant!r} is kept; the config's tenant "
+                                   f"{config.tenant!r} is ignored (use a new --data-dir for another tenant)")
+        stored = [row["id"] for row in store.principals()]
+        if config.principals:
+            extra = sorted(set(stored) - {pr.id for pr in config.principals})
+            if extra:
+                result.warnings.append(f"principals kept in the data directory and not in the config can still "
+                                       f"call: {', '.join(extra)} (use a new --data-dir to start without them)")
+        if not config.principals and not stored:
             token = "eai_" + secrets.token_urlsafe(32)
             store.add_principal(ADMIN_ID, hash_token(token), ["tenant_admin"], ["*"], "restricted")
             store.add_relation("*", ADMIN_ID, "owner")
