@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import functools
+import sys
 import typing
-from typing import NotRequired, Optional, Required
+from typing import Optional
+
+if sys.version_info >= (3, 11):
+    from typing import NotRequired, Required
+
+    StdTypedDict = typing.TypedDict
+else:  # typing.TypedDict understands Required/NotRequired from Python 3.11 on
+    from typing_extensions import NotRequired, Required
+    from typing_extensions import TypedDict as StdTypedDict
 
 import pytest
 from pydantic import Field
@@ -101,12 +110,12 @@ def test_bug_field_default_factory_gives_a_fresh_value_per_call():
     assert first == [1] and second == [1] and first is not second  # was [1, 1] (one shared list)
 
 
-class _Line(typing.TypedDict, total=False):
+class _Line(StdTypedDict, total=False):
     sku: Required[str]
     qty: int
 
 
-class _Order(typing.TypedDict):
+class _Order(StdTypedDict):
     id: int
     lines: NotRequired[list[_Line]]
     parent: Optional[_Line]
@@ -128,7 +137,7 @@ def test_bug_typing_typeddict_arguments_are_coerced_like_the_others():
     assert [e["path"] for e in info.value.errors] == ["/order/lines/0/sku"]
 
 
-class _Tree(typing.TypedDict):
+class _Tree(StdTypedDict):
     label: str
     kids: list[_Tree]
 

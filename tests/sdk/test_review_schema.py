@@ -13,6 +13,7 @@ import pathlib
 from collections.abc import Mapping, Sequence
 from typing import Generic, Optional, TypeVar
 
+import pytest
 import yaml
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -173,6 +174,7 @@ def test_defaults_that_json_cannot_hold_are_left_out_without_crashing():
     assert props["h"]["default"] == "2024-05-01"
 
 
+@pytest.mark.skipif(not hasattr(enum, "StrEnum"), reason="enum.StrEnum is new in Python 3.11")
 def test_str_enum_int_enum_and_mixed_enum():
     class Mode(enum.StrEnum):
         FAST = "fast"

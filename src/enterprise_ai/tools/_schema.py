@@ -249,7 +249,7 @@ def analyse(fn: Callable[..., Any]) -> Analysis:
     doc = _doc_of(target)
     docs = parse_docstring(doc)
 
-    builder = Builder(owner=function)
+    builder = Builder(owner=function, globalns=_globals_of(target))
     properties: dict[str, Any] = {}
     required: list[str] = []
     out_params: list[Param] = []
@@ -275,7 +275,7 @@ def analyse(fn: Callable[..., Any]) -> Analysis:
     output = None
     returns = hints.get("return", _EMPTY)
     if returns is not _EMPTY and returns is not None and returns is not type(None):
-        out_builder = Builder(owner=function)
+        out_builder = Builder(owner=function, globalns=_globals_of(target))
         with _naming(function, "return"):
             output = out_builder.document(dict(out_builder.schema(returns)))
     return Analysis(function, doc, out_params, inputs, output)

@@ -40,6 +40,7 @@ import inspect
 import ipaddress
 import pathlib
 import re
+import sys
 import types
 import typing
 import uuid
@@ -120,11 +121,27 @@ _UNION_TYPES = (typing.Union, types.UnionType)
 class Builder:
     """Walks annotations into schemas, collecting object classes in ``defs`` (one builder per document)."""
 
-    def __init__(self, owner: str) -> None:
+    def __init__(self, owner: str, globalns: dict[str, Any] | None = None) -> None:
         self.owner = owner
         self.defs: dict[str, dict[str, Any]] = {}
         self._names: dict[Any, str] = {}
         self._refs = 0  # $ref made so far: an object schema made without any can be cached
+        # (globals, locals) to evaluate a string left inside an annotation, innermost last: the function's
+        # module, then each class being walked (its module, and its own name for self-references)
+        self._namespaces: list[tuple[dict[str, Any], dict[str, Any]]] = [(globalns, {})] if globalns else []
+
+    def _evaluate(self, name: str) -> Any:
+        """A string left inside an annotation, evaluated like ``typing.get_type_hints`` does, or _EMPTY.
+
+        Python 3.10's ``get_type_hints`` leaves the strings inside builtin generics (``list["Node"]``)
+        as they are; 3.11 evaluates them. This gives both the same schema.
+        """
+        for globalns, localns in reversed(self._namespaces):
+            try:
+                return eval(name, globalns, localns)  # noqa: S307 - what typing.get_type_hints does
+            except Exception:  # noqa: BLE001 - try the next namespace, else report it unresolved
+                continue
+        return _EMPTY
 
     # -- entry points
     def document(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -141,6 +158,9 @@ class Builder:
             tp = type(None)
         if isinstance(tp, (str, typing.ForwardRef)):
             name = tp if isinstance(tp, str) else tp.__forward_arg__
+            resolved = self._evaluate(name)
+            if resolved is not _EMPTY and not isinstance(resolved, (str, typing.ForwardRef)):
+                return self.schema(resolved)
             raise _definition_error(f"annotation {name!r} cannot be resolved",
                                       tool=self.owner, unresolved=name)
         origin, args = te.get_origin(tp), te.get_args(tp)
@@ -345,6 +365,14 @@ class Builder:
         return out
 
     def _fields(self, cls: type) -> list[tuple[str, dict[str, Any], bool, Any]]:
+        module = sys.modules.get(getattr(cls, "__module__", None) or "")
+        self._namespaces.append((vars(module) if module else {}, {cls.__name__: cls}))
+        try:
+            return self._fields_of(cls)
+        finally:
+            self._namespaces.pop()
+
+    def _fields_of(self, cls: type) -> list[tuple[str, dict[str, Any], bool, Any]]:
         if is_model(cls):
             return self._model_fields(cls)
         hints = self._class_hints(cls)
