@@ -18,8 +18,8 @@ from enterprise_ai.gateway.context import Gateway, gateway, principal
 from enterprise_ai.gateway.errors import ApiError, json_response
 from enterprise_ai.gateway.models import Approval, ApprovalList, ApprovalStatus, Decision
 from enterprise_ai.gateway.responses import errors_for
-from enterprise_ai.gateway.routes_tools import bad_cursor, page_limit, require_roles
-from enterprise_ai.gateway.store import decode_cursor, encode_cursor
+from enterprise_ai.gateway.routes_tools import read_cursor, page_limit, require_roles
+from enterprise_ai.gateway.store import encode_cursor
 
 router = APIRouter(prefix="/v1/approvals", tags=["approvals"])
 ApprovalPath = Path(..., min_length=1, max_length=128)
@@ -39,10 +39,7 @@ async def list_approvals(
     caller: Principal = Depends(principal), gw: Gateway = Depends(gateway),  # noqa: B008
 ) -> Any:
     """Approvals, newest first, cursor-paged."""
-    try:
-        after = decode_cursor(cursor, int)
-    except ValueError:
-        raise bad_cursor() from None
+    after = read_cursor(cursor, int)
     mine = None if not caller.roles.isdisjoint(SEE_ALL_ROLES) else caller.id
     items, last = gw.store.list_approvals(status=status, tool=tool, requested_by=mine, after_seq=after, limit=limit)
     return json_response({"items": items, "next_cursor": encode_cursor(last) if last is not None else None})

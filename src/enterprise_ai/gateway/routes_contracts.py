@@ -19,8 +19,8 @@ from enterprise_ai.gateway.context import Gateway, gateway, principal
 from enterprise_ai.gateway.errors import ApiError, json_response
 from enterprise_ai.gateway.models import AuditList, ContractResult
 from enterprise_ai.gateway.responses import errors_for
-from enterprise_ai.gateway.routes_tools import bad_cursor, page_limit, require_roles
-from enterprise_ai.gateway.store import decode_cursor, encode_cursor
+from enterprise_ai.gateway.routes_tools import read_cursor, page_limit, require_roles
+from enterprise_ai.gateway.store import encode_cursor
 
 router = APIRouter(prefix="/v1")
 CONTRACTS = ("tool-manifest",)
@@ -49,9 +49,6 @@ async def list_audit(
 ) -> Any:
     """(ext) Audit events, newest first, cursor-paged; tenant_admin or security_officer."""
     require_roles(caller, tuple(sorted(SEE_ALL_ROLES)), "reading the audit log")
-    try:
-        after = decode_cursor(cursor, int)
-    except ValueError:
-        raise bad_cursor() from None
+    after = read_cursor(cursor, int)
     items, last = gw.store.list_audit(type_=type, tool=tool, after_seq=after, limit=limit)
     return json_response({"items": items, "next_cursor": encode_cursor(last) if last is not None else None})

@@ -16,8 +16,8 @@ from enterprise_ai.gateway.errors import ApiError, json_response, request_id
 from enterprise_ai.gateway.invoke import InvokeChain
 from enterprise_ai.gateway.models import Invocation, InvocationList, InvokeBody
 from enterprise_ai.gateway.responses import errors_for
-from enterprise_ai.gateway.routes_tools import bad_cursor, page_limit
-from enterprise_ai.gateway.store import decode_cursor, encode_cursor
+from enterprise_ai.gateway.routes_tools import read_cursor, page_limit
+from enterprise_ai.gateway.store import encode_cursor
 
 router = APIRouter(prefix="/v1/tools", tags=["invocations"])
 
@@ -37,10 +37,7 @@ async def list_invocations(
     caller: Principal = Depends(principal), gw: Gateway = Depends(gateway),  # noqa: B008
 ) -> Any:
     """Invocation records, newest first, cursor-paged; arguments and results are redacted copies."""
-    try:
-        after = decode_cursor(cursor, int)
-    except ValueError:
-        raise bad_cursor() from None
+    after = read_cursor(cursor, int)
     # run ids are stored redacted (see the invoke chain): filter on the caller's value redacted the same way
     items, last = gw.store.list_invocations(tool=tool, run_id=gw.redact_text(run_id),
                                             actors_or_tools=_scope(gw, caller), after_seq=after, limit=limit)

@@ -72,6 +72,14 @@ def bad_cursor() -> ApiError:
                     {"errors": [{"path": "/query/cursor", "message": "malformed cursor"}]})
 
 
+def read_cursor(cursor: str | None, kind: type) -> Any:
+    """The position inside a ``cursor`` query value (None for none); 422 ``invalid_request`` if malformed."""
+    try:
+        return decode_cursor(cursor, kind)
+    except ValueError:
+        raise bad_cursor() from None
+
+
 @router.post("", status_code=201, response_model=Tool, operation_id="apply_tool",
              responses={200: {"model": Tool, "description": "updated or unchanged (see apply_status)"},
                         **errors_for(401, 403, s422="invalid_manifest: details.errors [{path, message}]")})
@@ -112,10 +120,7 @@ async def list_tools(
     caller: Principal = Depends(principal), gw: Gateway = Depends(gateway),  # noqa: B008
 ) -> Any:
     """Tools the caller may view, in name order, one page (``next_cursor`` for the next)."""
-    try:
-        after = decode_cursor(cursor, str)
-    except ValueError:
-        raise bad_cursor() from None
+    after = read_cursor(cursor, str)
     items: list[dict[str, Any]] = []
     next_cursor = None
     for name in gw.registry.names():
